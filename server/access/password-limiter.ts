@@ -1,0 +1,143 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+
+export const MAX_FAILED_ATTEMPTS = 10;
+export const LOCKOUT_MS = 15 * 60 * 1000;
+
+interface Record {
+  /** Times of attempts that count: failures, and attempts still being checked. */
+  hits: number[];
+  lockedUntil: number;
+}
+
+/**
+ * express-rate-limit store with the lockout of SPEC "Limits": attempts within 15 minutes
+ * count, the 10th starts a 15-minute lockout from that moment, and nothing is added while
+ * locked out. Every attempt is counted *before* its password is checked (express-rate-limit
+ * increments first) and given back afterwards unless it failed, so concurrent guesses can
+ * never get more than 10 wrong answers. Held in memory only.
+ */
+export class LockoutStore implements Store {
+  readonly localKeys = true;
+  readonly #records = new Map<string, Record>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  #live(key: string): Record | undefined {
+    const rec = this.#records.get(key);
+    if (!rec) return undefined;
+    const now = this.#now();
+    if (rec.lockedUntil !== 0 && now >= rec.lockedUntil) {
+      this.#records.delete(key);
+      return undefined;
+    }
+    rec.hits = rec.hits.filter((t) => now - t < LOCKOUT_MS);
+    if (rec.hits.length === 0 && rec.lockedUntil === 0) {
+      this.#records.delete(key);
+      return undefined;
+    }
+    return rec;
+  }
+
+  #info(rec: Record): ClientRateLimitInfo {
+    const resetAt = rec.lockedUntil !== 0 ? rec.lockedUntil : (rec.hits[0] ?? this.#now()) + LOCKOUT_MS;
+    return { totalHits: rec.lockedUntil !== 0 && rec.hits.length < MAX_FAILED_ATTEMPTS ? MAX_FAILED_ATTEMPTS + 1 : rec.hits.length, resetTime: new Date(resetAt) };
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const rec = this.#live(key);
+    return rec && this.#info(rec);
+  }
+
+  increment(key: string): Promise<ClientRateLimitInfo> {
+    const now = this.#now();
+    let rec = this.#live(key);
+    if (rec && rec.lockedUntil !== 0) {
+      return Promise.resolve({ totalHits: MAX_FAILED_ATTEMPTS + 1, resetTime: new Date(rec.lockedUntil) });
+    }
+    if (!rec) {
+      rec = { hits: [], lockedUntil: 0 };
+      this.#records.set(key, rec);
+    }
+    rec.hits.push(now);
+    if (rec.hits.length >= MAX_FAILED_ATTEMPTS) rec.lockedUntil = now + LOCKOUT_MS;
+    return Promise.resolve(this.#info(rec));
+  }
+
+  /** An attempt that did not fail is given back (and a tentative lockout lifted). */
+  async decrement(key: string): Promise<void> {
+    const rec = this.#live(key);
+    if (!rec || rec.hits.length === 0) return;
+    rec.hits.pop();
+    if (rec.hits.length < MAX_FAILED_ATTEMPTS) rec.lockedUntil = 0;
+    if (rec.hits.length === 0) this.#records.delete(key);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    this.#records.delete(key);
+  }
+
+  async resetAll(): Promise<void> {
+    this.#records.clear();
+  }
+}
+
+/** What the password routes learn from the limiter, kept on `res.locals`. */
+export interface AttemptState {
+  rateLimited: boolean;
+  /** Set by the route when the password was wrong: the attempt then stays counted. */
+  failed: boolean;
+}
+
+export function attemptState(res: Response): AttemptState {
+  return (res.locals.attempt ??= { rateLimited: false, failed: false }) as AttemptState;
+}
+
+/** Attempts left after the current one (SPEC remainingAttempts). */
+export function remainingAttempts(req: Request): number {
+  const info = (req as Request & { rateLimit?: { remaining: number } }).rateLimit;
+  return info ? info.remaining : MAX_FAILED_ATTEMPTS;
+}
+
+export interface PasswordLimiter {
+  readonly middleware: RequestHandler;
+  /** Clears an IP's record after a successful unlock. */
+  readonly clear: (req: Request) => Promise<void>;
+  readonly store: LockoutStore;
+}
+
+/**
+ * One limiter shared by the three password endpoints. It never answers by itself: it marks
+ * the request as rate-limited and lets the route answer in its own shape (302 or 429).
+ */
+export function createPasswordLimiter(now?: () => number): PasswordLimiter {
+  const store = new LockoutStore(now);
+  // The key express-rate-limit computed (IPv6 addresses are grouped by subnet).
+  const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? req.ip ?? 'unknown';
+  const middleware = rateLimit({
+    windowMs: LOCKOUT_MS,
+    limit: MAX_FAILED_ATTEMPTS,
+    store,
+    standardHeaders: false,
+    legacyHeaders: false,
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => {
+      const s = attemptState(res);
+      return !s.failed && !s.rateLimited;
+    },
+    handler: (_req: Request, res: Response, next: NextFunction) => {
+      attemptState(res).rateLimited = true;
+      next();
+    },
+    // X-Forwarded-For is ignored unless TRUST_PROXY is set; a spoofed one is expected noise.
+    validate: { xForwardedForHeader: false },
+  });
+  const wrapped: RequestHandler = (req, res, next) => {
+    attemptState(res);
+    return middleware(req, res, next);
+  };
+  return { middleware: wrapped, store, clear: (req) => store.resetKey(keyOf(req)) };
+}

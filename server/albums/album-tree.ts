@@ -1,0 +1,121 @@
+import type { MediaKind } from '../media-types.js';
+import type { AlbumMeta } from './album-record.js';
+
+/** One media file directly in an album directory. */
+export interface MediaItem {
+  readonly name: string;
+  readonly kind: MediaKind;
+}
+
+/**
+ * A directory of the tree: either an album (it has a valid `album.json`) or a plain folder
+ * such as a year or a category. Nodes are immutable snapshots: a rescan builds new ones.
+ */
+export interface TreeNode {
+  /** '/'-separated path relative to ALBUMS_DIR; '' for the root. */
+  readonly path: string;
+  /** Directory name ('' for the root). */
+  readonly name: string;
+  /** Set for albums, undefined for plain folders and the root. */
+  readonly meta: (AlbumMeta & { readonly token: string }) | undefined;
+  readonly parent: TreeNode | undefined;
+  /** Sub-directories that are albums or lead to albums, in display order. */
+  readonly children: readonly TreeNode[];
+  /** Media files of an album, in natural order (empty for folders). */
+  readonly media: readonly MediaItem[];
+}
+
+export type Album = TreeNode & { readonly meta: AlbumMeta & { readonly token: string } };
+
+export const isAlbum = (node: TreeNode | undefined): node is Album => node?.meta !== undefined;
+
+/** Title shown for a node: the album title, or the folder name. */
+export const titleOf = (node: TreeNode): string => node.meta?.title ?? node.name;
+
+/** The albums on the path of `node`, nearest first, starting with `node` itself when it is an album. */
+export function albumChain(node: TreeNode): Album[] {
+  const chain: Album[] = [];
+  for (let n: TreeNode | undefined = node; n; n = n.parent) if (isAlbum(n)) chain.push(n);
+  return chain;
+}
+
+/** Ancestor albums of `node` (not itself), nearest first. */
+export const ancestorsOf = (node: TreeNode): Album[] => albumChain(node).filter((a) => a !== node);
+
+/** True when the node or an ancestor album has a password (CONTRACT §3 "protected"). */
+export const isProtected = (node: TreeNode): boolean => albumChain(node).some((a) => a.meta.password !== undefined);
+
+/** Every album below `node`, depth first, in display order. */
+export function descendantsOf(node: TreeNode): Album[] {
+  const out: Album[] = [];
+  const walk = (n: TreeNode) => {
+    for (const c of n.children) {
+      if (isAlbum(c)) out.push(c);
+      walk(c);
+    }
+  };
+  walk(node);
+  return out;
+}
+
+export interface Crumb {
+  readonly path: string;
+  readonly title: string;
+  readonly isAlbum: boolean;
+}
+
+/** Breadcrumb data from the root down to `node` (the root itself not included). */
+export function breadcrumbsOf(node: TreeNode): Crumb[] {
+  const crumbs: Crumb[] = [];
+  for (let n: TreeNode | undefined = node; n && n.parent; n = n.parent) {
+    crumbs.unshift({ path: n.path, title: titleOf(n), isAlbum: isAlbum(n) });
+  }
+  return crumbs;
+}
+
+/** True when nothing between `from` (exclusive) and `to` (inclusive) has a password of its own. */
+function opensWith(from: TreeNode, to: TreeNode): boolean {
+  for (let n: TreeNode | undefined = to; n && n !== from; n = n.parent) {
+    if (n.meta?.password !== undefined) return false;
+  }
+  return true;
+}
+
+export interface Cover {
+  /** Node that holds the cover file (the album or one of its descendants). */
+  readonly node: TreeNode;
+  readonly item: MediaItem;
+}
+
+/**
+ * The cover of an album or folder: the `thumbnail` named in album.json (a file of the album
+ * or `child/file.jpg` of a descendant), else its first photo, else the first cover found
+ * below it. A cover never comes from a descendant behind a password of its own, so showing
+ * a cover reveals nothing more than the node itself does.
+ */
+export function coverOf(node: TreeNode, findNode: (path: string) => TreeNode | undefined): Cover | undefined {
+  const named = node.meta?.thumbnail;
+  if (named) {
+    const slash = named.lastIndexOf('/');
+    const dirPart = slash < 0 ? '' : named.slice(0, slash);
+    const holder = dirPart === '' ? node : findNode(`${node.path}/${dirPart}`);
+    const item = holder?.media.find((m) => m.name === named.slice(slash + 1));
+    if (holder && item && opensWith(node, holder)) return { node: holder, item };
+  }
+  const firstImage = node.media.find((m) => m.kind === 'image') ?? node.media[0];
+  if (firstImage) return { node, item: firstImage };
+  for (const child of node.children) {
+    if (child.meta?.password !== undefined || child.meta?.hidden) continue;
+    const c = coverOf(child, findNode);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** Counts of media in a node and below it (used for cards). */
+export function countMedia(node: TreeNode): { photos: number; videos: number } {
+  let photos = 0;
+  let videos = 0;
+  for (const m of node.media) m.kind === 'image' ? photos++ : videos++;
+  return { photos, videos };
+}

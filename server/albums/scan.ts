@@ -1,0 +1,144 @@
+import crypto from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs-atomic.js';
+import { mediaKind } from '../media-types.js';
+import { type AlbumMeta, parseAlbumRecord } from './album-record.js';
+import type { MediaItem, TreeNode } from './album-tree.js';
+import { naturalCompare } from './natural-order.js';
+
+export const ALBUM_FILE = 'album.json';
+
+export interface ScanOptions {
+  readonly albumsDir: string;
+  /** Tokens generated earlier but not written back (read-only tree), by album path. */
+  readonly memoryTokens: Map<string, string>;
+  readonly log: (level: 'warn' | 'error', message: string) => void;
+}
+
+export interface ScanResult {
+  readonly root: TreeNode;
+  /** Every directory of the tree that was read (watched for changes). */
+  readonly dirs: string[];
+}
+
+interface MutableNode {
+  path: string;
+  name: string;
+  meta: (AlbumMeta & { token: string }) | undefined;
+  parent: MutableNode | undefined;
+  children: MutableNode[];
+  media: MediaItem[];
+}
+
+/**
+ * Reads the whole tree with readdir only (no stat of media files: 100,000 photos must load
+ * in well under a second). A directory with a broken `album.json` is skipped together with
+ * everything below it: its children would otherwise lose the password they inherit from it.
+ */
+export async function scanAlbums(opts: ScanOptions): Promise<ScanResult> {
+  const dirs: string[] = [];
+  const root: MutableNode = { path: '', name: '', meta: undefined, parent: undefined, children: [], media: [] };
+  await scanInto(root, opts.albumsDir, opts, dirs);
+  return { root: freeze(root), dirs };
+}
+
+async function scanInto(node: MutableNode, absDir: string, opts: ScanOptions, dirs: string[]): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await fs.readdir(absDir, { withFileTypes: true });
+  } catch (err) {
+    if (node.path === '') throw err;
+    opts.log('warn', `cannot read directory ${absDir}: ${(err as Error).message}`);
+    return;
+  }
+  dirs.push(absDir);
+  const visible = entries.filter((e) => !e.name.startsWith('.'));
+  if (visible.some((e) => e.name === ALBUM_FILE && e.isFile())) {
+    const meta = await readMeta(node.path, absDir, opts);
+    if (!meta) {
+      node.meta = undefined;
+      (node as { broken?: boolean }).broken = true;
+      return;
+    }
+    node.meta = meta;
+    node.media = visible
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && mediaKind(e.name) !== undefined)
+      .map((e) => ({ name: e.name, kind: mediaKind(e.name)! }))
+      .sort((a, b) => naturalCompare(a.name, b.name));
+  }
+  // Symlinked directories are not followed: they could loop or leave the tree.
+  const subdirs = visible.filter((e) => e.isDirectory());
+  const children = await Promise.all(
+    subdirs.map(async (e) => {
+      const child: MutableNode = {
+        path: node.path === '' ? e.name : `${node.path}/${e.name}`,
+        name: e.name,
+        meta: undefined,
+        parent: node,
+        children: [],
+        media: [],
+      };
+      await scanInto(child, path.join(absDir, e.name), opts, dirs);
+      return child;
+    }),
+  );
+  // Keep albums and folders that lead to albums; drop empty folders and broken albums.
+  node.children = children.filter((c) => !(c as { broken?: boolean }).broken && (c.meta !== undefined || c.children.length > 0));
+  node.children.sort(childOrder);
+}
+
+/**
+ * Albums by `order` ascending (albums without one last), then title. Folders (years,
+ * categories) by name, newest year first when the names are numbers.
+ */
+function childOrder(a: MutableNode, b: MutableNode): number {
+  if (a.meta && b.meta) {
+    const oa = a.meta.order ?? Number.POSITIVE_INFINITY;
+    const ob = b.meta.order ?? Number.POSITIVE_INFINITY;
+    if (oa !== ob) return oa < ob ? -1 : 1;
+    return naturalCompare(a.meta.title, b.meta.title);
+  }
+  if (a.meta) return 1;
+  if (b.meta) return -1;
+  if (/^\d+$/.test(a.name) && /^\d+$/.test(b.name)) return naturalCompare(b.name, a.name);
+  return naturalCompare(a.name, b.name);
+}
+
+async function readMeta(albumPath: string, absDir: string, opts: ScanOptions): Promise<(AlbumMeta & { token: string }) | undefined> {
+  const file = path.join(absDir, ALBUM_FILE);
+  let text: string;
+  let meta: AlbumMeta;
+  try {
+    text = await fs.readFile(file, 'utf8');
+    meta = parseAlbumRecord(text);
+  } catch (err) {
+    opts.log('error', `skipping album ${file}: ${(err as Error).message}`);
+    return undefined;
+  }
+  if (meta.token !== undefined) return { ...meta, token: meta.token };
+  const token = opts.memoryTokens.get(albumPath) ?? (await writeBackToken(file, text, opts));
+  opts.memoryTokens.set(albumPath, token);
+  return { ...meta, token };
+}
+
+/** Adds a random token to album.json so share links survive restarts (CONTRACT §2). */
+async function writeBackToken(file: string, text: string, opts: ScanOptions): Promise<string> {
+  const token = crypto.randomUUID();
+  try {
+    const record = JSON.parse(text) as Record<string, unknown>;
+    record.token = token;
+    await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  } catch (err) {
+    opts.log('warn', `could not write a token into ${file} (${(err as Error).message}); keeping it in memory until restart`);
+  }
+  return token;
+}
+
+function freeze(node: MutableNode): TreeNode {
+  for (const c of node.children) freeze(c);
+  Object.freeze(node.children);
+  Object.freeze(node.media);
+  return Object.freeze(node) as TreeNode;
+}

@@ -1,0 +1,80 @@
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { PasswordLimiter } from './access/password-limiter.js';
+import type { AlbumIndex } from './albums/album-index.js';
+import type { Config } from './config.js';
+import { apiNotFound, errorHandler } from './error-handler.js';
+import type { HomeContentStore } from './home-content.js';
+import { notFound } from './http-error.js';
+import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
+import { createAssetUrls } from './pages/asset-urls.js';
+import { MediaStats } from './pages/media-stats.js';
+import { type StaticPageName, StaticPages } from './pages/static-pages.js';
+import type { MediaResolver } from './resolvers.js';
+import { originalsHandler } from './routes/originals.js';
+import { createPasswordRouter } from './routes/password-routes.js';
+import { ROOT_DIR, VIEWS_DIR } from './root-dir.js';
+import { securityHeaders } from './security-headers.js';
+
+const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly index: AlbumIndex;
+  readonly home: HomeContentStore;
+  readonly limiter: PasswordLimiter;
+  readonly resolveMedia: MediaResolver;
+  /** Routers of the media pipeline and downloads, mounted before the API 404. */
+  readonly apiRouters?: readonly Router[];
+  readonly dimensions?: DimensionsProvider;
+  readonly log?: (msg: string, err: unknown) => void;
+}
+
+/** Versioned static files: their URLs change with their content, so they cache for a year. */
+function staticFiles(dir: string): RequestHandler {
+  return express.static(dir, { index: false, dotfiles: 'ignore', maxAge: '365d', immutable: true, fallthrough: true });
+}
+
+/** The public gallery app (no listen: see main.ts). */
+export function createApp(deps: AppDeps): Express {
+  const { config, index, home } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('view engine', 'ejs');
+  app.set('views', VIEWS_DIR);
+  app.set('view cache', config.production);
+  app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': PHOTOSWIPE_DIR });
+
+  app.use(securityHeaders);
+  app.use(cookieParser());
+  app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));
+  app.use('/vendor/photoswipe', staticFiles(PHOTOSWIPE_DIR));
+  for (const kind of ['hero', 'cards', 'landing']) {
+    app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
+  }
+
+  const stats = new MediaStats(config.albumsDir);
+  const pages = new StaticPages(app, index, home, stats, config.contentDir);
+  const servePage = (name: StaticPageName): RequestHandler =>
+    async function staticPage(req, res) {
+      const page = await pages.get(name);
+      res.set({ ETag: page.etag, 'Cache-Control': 'no-cache' });
+      if (req.fresh) return void res.status(304).end();
+      res.type('html').send(page.html);
+    };
+  app.get('/', servePage('landing'));
+  app.get('/home', servePage('home'));
+  app.get('/photos', servePage('photos'));
+  app.get('/photos/*splat', albumPageHandler({ index, stats, production: config.production, dimensions: deps.dimensions }));
+  app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
+
+  app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
+  for (const r of deps.apiRouters ?? []) app.use(r);
+
+  app.use('/api', apiNotFound);
+  app.use((_req, _res, next) => next(notFound('Page not found')));
+  app.use(errorHandler({ log: deps.log }));
+  return app;
+}

@@ -1,0 +1,105 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Express } from 'express';
+import type { AlbumIndex } from '../albums/album-index.js';
+import { isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
+import type { HomeContentStore } from '../home-content.js';
+import { type CardView, cardFor, listedChildren } from './cards.js';
+import type { MediaStats } from './media-stats.js';
+import { albumPageUrl, encodePath } from './urls.js';
+
+export interface StaticPage {
+  readonly html: string;
+  readonly etag: string;
+}
+
+export type StaticPageName = 'landing' | 'home' | 'photos';
+
+interface Section {
+  title: string;
+  url: string;
+  anchor: string;
+  cards: CardView[];
+  sections: Section[];
+}
+
+/**
+ * `/`, `/home` and `/photos` are the same for every visitor, so they are rendered once and
+ * kept in memory, and rendered again only when the album tree or the home content changes.
+ * They never depend on the visitor: a protected album shows a lock whoever asks.
+ */
+export class StaticPages {
+  #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage> }>();
+
+  constructor(
+    private readonly app: Express,
+    private readonly index: AlbumIndex,
+    private readonly home: HomeContentStore,
+    private readonly stats: MediaStats,
+    private readonly contentDir: string,
+  ) {}
+
+  get(name: StaticPageName): Promise<StaticPage> {
+    const key = `${this.index.version}:${this.home.version}`;
+    const cached = this.#pages.get(name);
+    if (cached && cached.key === key) return cached.page;
+    const page = this.#render(name);
+    this.#pages.set(name, { key, page });
+    page.catch(() => this.#pages.delete(name));
+    return page;
+  }
+
+  async #render(name: StaticPageName): Promise<StaticPage> {
+    const locals = await this.#locals(name);
+    const html = await new Promise<string>((resolve, reject) =>
+      this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))),
+    );
+    return { html, etag: `"${crypto.createHash('sha1').update(html).digest('base64url')}"` };
+  }
+
+  async #locals(name: StaticPageName): Promise<Record<string, unknown>> {
+    const { intro, cards } = this.home.content;
+    if (name === 'landing') return { intro, landingImage: this.#firstAsset('landing') };
+    if (name === 'home') {
+      return {
+        intro,
+        hero: this.#firstAsset('hero'),
+        cards: cards.map((c) => ({ ...c, imageUrl: c.image ? `/content/cards/${encodePath(c.image)}` : '' })),
+      };
+    }
+    const top = listedChildren(this.index.root);
+    const sections: Section[] = [];
+    const looseCards: CardView[] = [];
+    for (const node of top) {
+      if (isAlbum(node)) looseCards.push(await this.#card(node));
+      else sections.push(await this.#section(node));
+    }
+    return { sections, looseCards };
+  }
+
+  /** Plain folders (years, categories) become sections; albums become cards. */
+  async #section(node: TreeNode): Promise<Section> {
+    const section: Section = { title: titleOf(node), url: albumPageUrl(node.path), anchor: `s-${node.path.replace(/[^\w-]+/g, '-')}`, cards: [], sections: [] };
+    for (const child of listedChildren(node)) {
+      if (isAlbum(child)) section.cards.push(await this.#card(child));
+      else section.sections.push(await this.#section(child));
+    }
+    return section;
+  }
+
+  #card(node: TreeNode): Promise<CardView> {
+    return cardFor(node, isProtected(node), this.index, this.stats);
+  }
+
+  /** URL of the first image in `CONTENT_DIR/assets/<kind>`, if any. */
+  #firstAsset(kind: 'hero' | 'landing'): string | undefined {
+    try {
+      const names = fs.readdirSync(path.join(this.contentDir, 'assets', kind)).filter((n) => !n.startsWith('.') && /\.(jpe?g|png|webp|avif)$/i.test(n));
+      names.sort();
+      return names[0] ? `/content/${kind}/${encodeURIComponent(names[0])}` : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
