@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { eventually, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+
+describe('pages', () => {
+  const fx = new GalleryFixture();
+  let app: ReturnType<typeof request>;
+
+  before(async () => {
+    await fx.build({
+      '2024/travel/lisbon': { meta: { title: 'Lisbon', order: 1 }, files: ['IMG_2.jpg', 'IMG_10.jpg', 'IMG_1.jpg'] },
+      '2024/travel/porto': { meta: { title: 'Porto', order: 2, style: 'masonry' }, files: ['p.jpg'] },
+      '2024/travel/secret-trip': { meta: { title: 'Secret trip', password: 'pw' }, files: ['secret-photo.jpg'] },
+      '2024/travel/hidden-one': { meta: { title: 'Hidden album', hidden: true }, files: ['h.jpg'] },
+      '2024/travel/hidden-one/below': { meta: { title: 'Below hidden' }, files: ['b.jpg'] },
+      '2023/best/collection': { meta: { title: 'Best of', isCollection: true } },
+      '2023/best/collection/sunsets': { meta: { title: 'Sunsets' }, files: ['s1.jpg'] },
+    });
+    fs.writeFileSync(
+      path.join(fx.contentDir, 'home.json'),
+      JSON.stringify({ intro: { title: 'Our pictures', body: 'First paragraph.\n\nSecond paragraph.' }, cards: [{ id: 'c1', title: 'Lisbon card', description: 'Sunny', image: 'l.jpg', link: '/photos/2024/travel/lisbon' }] }),
+    );
+    await fx.start({ watch: true });
+    app = request(fx.gallery.app);
+  });
+  after(() => fx.close());
+
+  describe('GET /', () => {
+    it('should render the landing page with security headers', async () => {
+      const res = await app.get('/').expect(200).expect('Content-Type', /html/);
+      expect(res.text).to.include('Our pictures').and.include('href="/photos"');
+      expect(res.headers['content-security-policy']).to.include("script-src 'self'").and.include("default-src 'self'");
+      expect(res.headers['referrer-policy']).to.equal('same-origin');
+      expect(res.headers['x-content-type-options']).to.equal('nosniff');
+      expect(res.headers['x-powered-by']).to.equal(undefined);
+      expect(res.text).to.not.match(/<script(?![^>]*\bsrc=)/);
+    });
+  });
+
+  describe('GET /home', () => {
+    it('should show the intro and the cards of home.json', async () => {
+      const res = await app.get('/home').expect(200);
+      expect(res.text).to.include('<h1>Our pictures</h1>').and.include('<p>Second paragraph.</p>');
+      expect(res.text).to.include('Lisbon card').and.include('href="/photos/2024/travel/lisbon"').and.include('/content/cards/l.jpg');
+    });
+  });
+
+  describe('static pages', () => {
+    it('should send an ETag and answer If-None-Match with 304', async () => {
+      for (const url of ['/', '/home', '/photos']) {
+        const first = await app.get(url).expect(200);
+        expect(first.headers.etag, url).to.match(/^"/);
+        await app.get(url).set('If-None-Match', first.headers.etag!).expect(304);
+      }
+    });
+
+    it('should render once and serve the same bytes to every visitor', async () => {
+      const a = await app.get('/photos');
+      const b = await app.get('/photos').set('Cookie', 'album-access=%5B%22x%22%5D');
+      expect(a.text).to.equal(b.text);
+    });
+
+    it('should render again when home.json changes', async () => {
+      const before = await app.get('/home');
+      const file = path.join(fx.contentDir, 'home.json');
+      const tmp = `${file}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ intro: { title: 'Changed intro', body: '' }, cards: [] }));
+      fs.renameSync(tmp, file);
+      await eventually(async () => (await app.get('/home')).text.includes('Changed intro'), 5000, 'new intro');
+      const after = await app.get('/home');
+      expect(after.headers.etag).to.not.equal(before.headers.etag);
+    });
+  });
+
+  describe('GET /photos', () => {
+    it('should list years, categories and albums', async () => {
+      const res = await app.get('/photos').expect(200);
+      const t = res.text;
+      expect(t.indexOf('>2024<')).to.be.lessThan(t.indexOf('>2023<'));
+      expect(t).to.include('>travel<').and.include('Lisbon').and.include('Porto').and.include('Best of');
+      expect(t.indexOf('Lisbon')).to.be.lessThan(t.indexOf('Porto'));
+      expect(t).to.match(/\/api\/thumbnail\?path=2024%2Ftravel%2Flisbon%2FIMG_1\.jpg&amp;size=small&amp;v=\d+/);
+    });
+
+    it('should leave out hidden albums and everything below them', async () => {
+      const res = await app.get('/photos');
+      expect(res.text).to.not.include('Hidden album').and.not.include('Below hidden').and.not.include('hidden-one');
+    });
+
+    it('should show a protected album with a lock and never its cover', async () => {
+      const res = await app.get('/photos');
+      expect(res.text).to.include('Secret trip').and.include('card--locked');
+      expect(res.text).to.not.include('secret-photo');
+    });
+
+    it('should show a new album after it appears on disk', async () => {
+      const dir = fx.path('2022/new/fresh');
+      fs.mkdirSync(dir, { recursive: true });
+      await writeJpeg(path.join(dir, 'f.jpg'));
+      fs.writeFileSync(path.join(dir, 'album.json'), JSON.stringify({ title: 'Fresh album' }));
+      await eventually(async () => (await app.get('/photos')).text.includes('Fresh album'), 5000, 'fresh album');
+    });
+  });
+
+  describe('GET /photos/{album}', () => {
+    it('should render breadcrumbs, title and media in natural order with srcset and versions', async () => {
+      const res = await app.get('/photos/2024/travel/lisbon').expect(200);
+      const t = res.text;
+      expect(t).to.include('<h1>Lisbon</h1>');
+      expect(t).to.include('href="/photos">Photos</a>').and.include('href="/photos/2024/travel">travel</a>');
+      const order = ['IMG_1.jpg', 'IMG_2.jpg', 'IMG_10.jpg'].map((n) => t.indexOf(`data-name="${n}"`));
+      expect(order.every((i) => i > 0)).to.equal(true);
+      expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+      const mtime = Math.floor(fs.statSync(fx.path('2024/travel/lisbon/IMG_1.jpg')).mtimeMs);
+      expect(t).to.include(`/api/thumbnail?path=2024%2Ftravel%2Flisbon%2FIMG_1.jpg&amp;size=small&amp;v=${mtime}`);
+      expect(t).to.match(/srcset="[^"]*size=small[^"]* 400w, [^"]*size=medium[^"]* 1200w, [^"]*size=large[^"]* 1920w"/);
+      expect(t).to.include('href="/albums/2024/travel/lisbon/IMG_1.jpg"');
+      expect(t).to.include('media--grid').and.include('/api/download-album?path=2024%2Ftravel%2Flisbon');
+      expect(res.headers['cache-control']).to.equal('no-cache');
+    });
+
+    it('should use the album style', async () => {
+      expect((await app.get('/photos/2024/travel/porto')).text).to.include('media--masonry');
+    });
+
+    it('should show a collection with its child albums as cards', async () => {
+      const res = await app.get('/photos/2023/best/collection').expect(200);
+      expect(res.text).to.include('Sunsets').and.include('class="card');
+    });
+
+    it('should render a hidden album reachable by URL', async () => {
+      await app.get('/photos/2024/travel/hidden-one').expect(200);
+    });
+
+    it('should render a folder page listing its albums', async () => {
+      const res = await app.get('/photos/2024/travel').expect(200);
+      expect(res.text).to.include('Lisbon').and.include('Porto').and.not.include('Hidden album');
+    });
+
+    for (const url of ['/photos/2024/travel/nope', '/photos/.hidden', '/photos/2024/travel/lisbon?page=2', '/photos/2024/travel/lisbon?page=0', '/photos/2024/travel/lisbon?page=abc', '/nope']) {
+      it(`should answer ${url} with the 404 page`, async () => {
+        const res = await app.get(url).expect(404).expect('Content-Type', /html/);
+        expect(res.text).to.include('404');
+      });
+    }
+
+    it('should answer a traversal attempt with 400', async () => {
+      await app.get('/photos/..%2f..%2fetc').expect(400);
+    });
+
+    it('should answer an unknown API route with 404 JSON', async () => {
+      const res = await app.get('/api/nothing-here').expect(404).expect('Content-Type', /json/);
+      expect(res.body).to.deep.equal({ error: 'Unknown API endpoint' });
+    });
+  });
+
+  describe('a large album', () => {
+    const big = new GalleryFixture();
+    let bigApp: ReturnType<typeof request>;
+    before(async function () {
+      this.timeout(60_000);
+      await big.build({ '2024/big/many': { meta: { title: 'Many' }, files: ['seed.jpg'] } });
+      const seed = fs.readFileSync(big.path('2024/big/many/seed.jpg'));
+      fs.rmSync(big.path('2024/big/many/seed.jpg'));
+      for (let i = 1; i <= 450; i++) fs.writeFileSync(big.path(`2024/big/many/IMG_${i}.jpg`), seed);
+      await big.start();
+      bigApp = request(big.gallery.app);
+    });
+    after(() => big.close());
+
+    it('should hold at most 200 media per page and link the pages', async () => {
+      const p1 = await bigApp.get('/photos/2024/big/many').expect(200);
+      expect(p1.text.match(/data-name="/g)).to.have.length(200);
+      expect(p1.text).to.include('data-name="IMG_1.jpg"').and.include('data-name="IMG_200.jpg"').and.not.include('data-name="IMG_201.jpg"');
+      expect(p1.text).to.include('href="/photos/2024/big/many?page=2"').and.include('Page 1 of 3');
+      const p3 = await bigApp.get('/photos/2024/big/many?page=3').expect(200);
+      expect(p3.text.match(/data-name="/g)).to.have.length(50);
+      expect(p3.text).to.include('data-name="IMG_450.jpg"').and.include('href="/photos/2024/big/many?page=2"');
+      await bigApp.get('/photos/2024/big/many?page=4').expect(404);
+    });
+  });
+});
