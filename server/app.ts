@@ -15,6 +15,7 @@ import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
 import { createPasswordRouter } from './routes/password-routes.js';
 import { ROOT_DIR, VIEWS_DIR } from './root-dir.js';
+import { requestLog } from './request-log.js';
 import { securityHeaders } from './security-headers.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
@@ -29,6 +30,8 @@ export interface AppDeps {
   readonly apiRouters?: readonly Router[];
   readonly dimensions?: DimensionsProvider;
   readonly log?: (msg: string, err: unknown) => void;
+  /** Receives one JSON line per request (server/request-log.ts); none when absent. */
+  readonly requestLog?: (line: string) => void;
 }
 
 /** Versioned static files: their URLs change with their content, so they cache for a year. */
@@ -47,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('view cache', config.production);
   app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': PHOTOSWIPE_DIR });
 
+  if (deps.requestLog) app.use(requestLog(deps.requestLog));
   app.use(securityHeaders);
   app.use(cookieParser());
   app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));

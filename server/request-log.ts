@@ -1,0 +1,59 @@
+import type { RequestHandler } from 'express';
+
+/** Query parameters whose values are secrets and never reach a log. */
+const SECRET_PARAMS = new Set(['token', 'password']);
+
+/** The request URL with secret query values replaced by `***`. */
+export function scrubUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  let changed = false;
+  for (const key of [...params.keys()]) {
+    if (SECRET_PARAMS.has(key.toLowerCase())) {
+      params.set(key, '***');
+      changed = true;
+    }
+  }
+  return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
+}
+
+export interface RequestLogLine {
+  readonly time: string;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly bytes?: number;
+  /** True when the client went away before the response ended. */
+  readonly aborted?: boolean;
+}
+
+/**
+ * One JSON line per request, written when the response ends. Never the cookie, headers or
+ * body: passwords travel in bodies and tokens in cookies, headers and scrubbed queries.
+ */
+export function requestLog(write: (line: string) => void): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const url = scrubUrl(req.originalUrl);
+    let done = false;
+    const finish = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      const line: RequestLogLine = {
+        time: new Date().toISOString(),
+        method: req.method,
+        url,
+        status: res.statusCode,
+        ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+        ...(res.getHeader('content-length') !== undefined ? { bytes: Number(res.getHeader('content-length')) } : {}),
+        ...(aborted ? { aborted: true } : {}),
+      };
+      write(JSON.stringify(line));
+    };
+    res.once('finish', () => finish(false));
+    res.once('close', () => finish(!res.writableFinished));
+    next();
+  };
+}
