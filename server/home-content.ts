@@ -77,7 +77,12 @@ export class HomeContentStore extends EventEmitter {
   watch(debounceMs = 200): void {
     const dirs = [this.#dir, ...['hero', 'cards', 'landing'].map((d) => path.join(this.#dir, 'assets', d))];
     for (const dir of dirs) {
-      if (!fs.existsSync(dir)) continue;
+      // Asset folders are created up front so the first upload into one is noticed.
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+      } catch {
+        if (!fs.existsSync(dir)) continue;
+      }
       try {
         const w = fs.watch(dir, { persistent: false }, () => {
           clearTimeout(this.#timer);

@@ -1,0 +1,35 @@
+// PM2 process file for the public server (the admin server is never deployed).
+// Fork mode with ONE instance: the password rate limiter lives in this process's memory,
+// so several instances would each allow 10 guesses (see README "Deploying").
+module.exports = {
+  apps: [
+    {
+      name: 'gallery',
+      script: 'dist/server/main.js',
+      cwd: __dirname,
+      exec_mode: 'fork',
+      instances: 1,
+      autorestart: true,
+      max_restarts: 20,
+      min_uptime: '10s',
+      restart_delay: 1000,
+      // main.ts finishes in-flight requests on SIGINT/SIGTERM; give it time before SIGKILL.
+      kill_timeout: 15000,
+      // Wait for process.send('ready') so a reload never drops a request.
+      wait_ready: true,
+      listen_timeout: 20000,
+      max_memory_restart: '1G',
+      out_file: 'logs/gallery.out.log',
+      error_file: 'logs/gallery.err.log',
+      merge_logs: true,
+      time: false,
+      env: {
+        NODE_ENV: 'production',
+        PORT: 3000,
+        // glibc gives each thread its own malloc arena; with sharp in worker threads that
+        // holds on to native memory long after the load has passed.
+        MALLOC_ARENA_MAX: '2',
+      },
+    },
+  ],
+};

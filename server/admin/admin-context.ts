@@ -1,0 +1,24 @@
+import type { AlbumIndex } from '../albums/album-index.js';
+import type { Config } from '../config.js';
+import type { AlbumFiles } from './album-files.js';
+import type { KeyedQueue } from './keyed-queue.js';
+
+export interface UploadLimits {
+  /** Per file (CONTRACT §6: 2 GB). */
+  readonly maxFileBytes: number;
+  /** Per request. */
+  readonly maxFiles: number;
+}
+
+/** What the route modules share; built once in createAdminApp, passed explicitly. */
+export interface AdminContext {
+  readonly config: Config;
+  readonly index: AlbumIndex;
+  readonly albums: AlbumFiles;
+  /** One queue for every file and directory the admin writes, keyed by absolute path. */
+  readonly queue: KeyedQueue;
+  readonly uploads: UploadLimits;
+  /** Rescans the album index after a write, so the next list shows it; never fails the request. */
+  readonly refreshIndex: () => Promise<void>;
+  readonly log: (message: string, err?: unknown) => void;
+}

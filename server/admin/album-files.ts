@@ -1,0 +1,287 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type AlbumMeta, AlbumRecordError, checkAlbumFields, toAlbumMeta } from '../albums/album-record.js';
+import { ALBUM_FILE } from '../albums/scan.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+import { HttpError, badRequest, notFound } from '../http-error.js';
+import { mediaKind } from '../media-types.js';
+import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../paths.js';
+import type { KeyedQueue } from './keyed-queue.js';
+
+/** Folder under ALBUMS_DIR that receives deleted albums; dot-prefixed, so never scanned or served. */
+export const TRASH_DIR = '.trash';
+
+/** album.json as parsed: the SPEC fields, plus any the admin does not know (kept as they are). */
+type AlbumRecord = Record<string, unknown>;
+
+/** A token has to resist guessing: a share link with it opens the album without a password. */
+const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{16,200}$/;
+
+/** Fields that cannot be removed with `null`: an album needs a title and a token. */
+const REQUIRED_FIELDS = new Set(['title', 'token']);
+
+export const conflict = (message: string) => new HttpError(409, message);
+const invalidMetadata = (problems: readonly string[]) => badRequest(`Invalid album metadata: ${problems.join('; ')}`);
+
+export interface StoredAlbum {
+  readonly path: string;
+  /** Real absolute directory of the album. */
+  readonly dir: string;
+  /** `token` is undefined only for a hand-made album.json the public index has not seen yet. */
+  readonly meta: AlbumMeta;
+}
+
+/**
+ * The admin's writes to the album tree. Every change of an album.json is a read-modify-write
+ * inside the album's queue and ends in an atomic rename, so concurrent edits never tear the
+ * file and a rejected edit leaves it as it was.
+ */
+export class AlbumFiles {
+  readonly #albumsDir: string;
+  readonly #queue: KeyedQueue;
+  /** The token the public index generated for an album whose file has none (yet). */
+  readonly #knownToken: (albumPath: string) => string | undefined;
+
+  constructor(opts: { albumsDir: string; queue: KeyedQueue; knownToken: (albumPath: string) => string | undefined }) {
+    this.#albumsDir = opts.albumsDir;
+    this.#queue = opts.queue;
+    this.#knownToken = opts.knownToken;
+  }
+
+  /** The real directory of an existing album; 404 when there is none at `albumPath`. */
+  async locate(albumPath: string): Promise<string> {
+    let dir: string;
+    try {
+      dir = await resolveInside(this.#albumsDir, albumPath);
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) throw notFound(`Album not found: ${albumPath}`);
+      throw err;
+    }
+    if (!(await isFile(path.join(dir, ALBUM_FILE)))) throw notFound(`Album not found: ${albumPath}`);
+    return dir;
+  }
+
+  async read(albumPath: string): Promise<StoredAlbum> {
+    const dir = await this.locate(albumPath);
+    const record = await readRecord(dir, albumPath);
+    try {
+      return { path: albumPath, dir, meta: this.#validate({ ...record, token: record.token ?? this.#knownToken(albumPath) }) };
+    } catch (err) {
+      // Nothing the client sent is wrong: the file on disk is (edited by hand). A PUT can repair it.
+      if (err instanceof HttpError && err.status === 400) throw conflict(`The album.json of ${albumPath} is invalid (${err.message}); fix it with PUT or by hand`);
+      throw err;
+    }
+  }
+
+  /** Creates `albumPath` (already shape-checked) with `fields`; 409 when it is already an album. */
+  async create(albumPath: string, fields: Record<string, unknown>): Promise<StoredAlbum> {
+    checkPatch(fields);
+    const record = applyPatch({}, fields);
+    if (record.token === undefined) record.token = crypto.randomUUID();
+    const meta = this.#validate(record);
+    const target = await this.#newAlbumDir(albumPath);
+    return this.#queue.run(target, async () => {
+      try {
+        await fs.lstat(path.join(target, ALBUM_FILE));
+        throw conflict(`Album already exists: ${albumPath}`);
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+      }
+      if (meta.thumbnail !== undefined) await checkThumbnail(target, meta.thumbnail);
+      await fs.mkdir(target, { recursive: true });
+      await writeRecord(target, record);
+      return { path: albumPath, dir: target, meta };
+    });
+  }
+
+  /** Merges `patch` into the album's record (null removes an optional field). */
+  async update(albumPath: string, patch: Record<string, unknown>): Promise<StoredAlbum> {
+    if (Object.keys(patch).length === 0) throw badRequest('Invalid album metadata: the body names no field to change');
+    checkPatch(patch);
+    return this.#modify(albumPath, (record) => applyPatch(record, patch));
+  }
+
+  /**
+   * Gives the album a new random token. Every cookie and share link holding the old one stops
+   * working, for this album and for the passwordless child albums it used to unlock.
+   */
+  async rotateToken(albumPath: string): Promise<StoredAlbum> {
+    return this.#modify(albumPath, (record) => ({ ...record, token: crypto.randomUUID() }));
+  }
+
+  /** Moves the album directory (children included) to `.trash/<timestamp>/<album path>`; returns that path. */
+  async moveToTrash(albumPath: string): Promise<string> {
+    const dir = await this.locate(albumPath);
+    return this.#queue.run(dir, async () => {
+      await this.locate(albumPath);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      let trashRel = `${TRASH_DIR}/${stamp}/${albumPath}`;
+      for (let n = 2; await exists(path.join(this.#albumsDir, ...trashRel.split('/'))); n++) {
+        trashRel = `${TRASH_DIR}/${stamp}-${n}/${albumPath}`;
+      }
+      const dest = path.join(this.#albumsDir, ...trashRel.split('/'));
+      await fs.mkdir(path.dirname(dest), { recursive: true });
+      await fs.rename(dir, dest);
+      return trashRel;
+    });
+  }
+
+  /**
+   * The nearest album above `album` and whether the album is protected (it or an album above
+   * it has a password, CONTRACT §3), read from disk so the answer is right after a write.
+   */
+  async ancestry(album: StoredAlbum): Promise<{ parent: string | null; protected: boolean }> {
+    let parent: string | null = null;
+    let locked = album.meta.password !== undefined;
+    const segments = album.path.split('/');
+    for (let depth = segments.length - 1; depth > 0; depth--) {
+      let record: AlbumRecord;
+      try {
+        const text = await fs.readFile(path.join(this.#albumsDir, ...segments.slice(0, depth), ALBUM_FILE), 'utf8');
+        record = JSON.parse(text) as AlbumRecord;
+      } catch {
+        continue; // a plain folder, or an album.json the public index skips as broken
+      }
+      parent ??= segments.slice(0, depth).join('/');
+      if (typeof record.password === 'string' && record.password !== '') locked = true;
+    }
+    return { parent, protected: locked };
+  }
+
+  async #modify(albumPath: string, change: (record: AlbumRecord) => AlbumRecord): Promise<StoredAlbum> {
+    const dir = await this.locate(albumPath);
+    return this.#queue.run(dir, async () => {
+      // Read inside the queue: the previous edit of this album has been written by now.
+      const current = await readRecord(await this.locate(albumPath), albumPath);
+      const next = change(current);
+      next.token ??= this.#knownToken(albumPath) ?? crypto.randomUUID();
+      const meta = this.#validate(next);
+      if (meta.thumbnail !== undefined && meta.thumbnail !== current.thumbnail) await checkThumbnail(dir, meta.thumbnail);
+      await writeRecord(dir, next);
+      return { path: albumPath, dir, meta };
+    });
+  }
+
+  /** The whole record as the public server will read it; fields the admin does not know are kept, unchecked. */
+  #validate(record: AlbumRecord): AlbumMeta {
+    try {
+      return toAlbumMeta(record);
+    } catch (err) {
+      if (err instanceof AlbumRecordError) throw invalidMetadata([err.message]);
+      throw err;
+    }
+  }
+
+  /**
+   * The directory a new album will get. Checked before anything is created: a symlinked
+   * folder on the way must not lead the new album out of ALBUMS_DIR.
+   */
+  async #newAlbumDir(albumPath: string): Promise<string> {
+    const realRoot = await fs.realpath(this.#albumsDir);
+    const segments = albumPath.split('/');
+    for (let depth = segments.length; depth >= 0; depth--) {
+      let real: string;
+      try {
+        real = await fs.realpath(path.join(realRoot, ...segments.slice(0, depth)));
+      } catch (err) {
+        if (isMissing(err)) continue;
+        throw err;
+      }
+      if (!isInside(realRoot, real)) throw badRequest('Invalid parameter: path leads out of the albums directory');
+      return path.join(real, ...segments.slice(depth));
+    }
+    return path.join(realRoot, ...segments);
+  }
+}
+
+/** Checks a patch before it is merged: known fields, right types, a strong token, a safe cover path. */
+function checkPatch(patch: Record<string, unknown>): void {
+  const problems = checkAlbumFields(patch);
+  for (const field of REQUIRED_FIELDS) if (field in patch && patch[field] === null) problems.push(`${field} cannot be removed`);
+  if (typeof patch.token === 'string' && !TOKEN_SHAPE.test(patch.token)) {
+    problems.push('token must be 16 to 200 characters of letters, digits, ".", "_", "~" and "-"');
+  }
+  if (problems.length > 0) throw invalidMetadata(problems);
+}
+
+/**
+ * A record with `patch` (already checked) applied: null (or an empty password or cover) removes the field, so
+ * album.json keeps only what differs from the SPEC defaults that were set on purpose.
+ */
+function applyPatch(record: AlbumRecord, patch: Record<string, unknown>): AlbumRecord {
+  const next: AlbumRecord = { ...record };
+  for (const [key, value] of Object.entries(patch)) {
+    const clears = value === null || value === undefined || ((key === 'password' || key === 'thumbnail') && value === '');
+    if (clears) delete next[key];
+    else next[key] = key === 'title' && typeof value === 'string' ? value.trim() : value;
+  }
+  if (typeof next.thumbnail === 'string') {
+    const cover = parseRelativePath(next.thumbnail, 'thumbnail');
+    if (hasHiddenSegment(cover) || mediaKind(cover) === undefined) {
+      throw invalidMetadata(['thumbnail must name a photo or video of the album or of a child album']);
+    }
+    next.thumbnail = cover;
+  }
+  return next;
+}
+
+/** A cover must exist: a typo would otherwise silently fall back to the first photo. `dir` is a real path. */
+async function checkThumbnail(dir: string, thumbnail: string): Promise<void> {
+  try {
+    const real = await fs.realpath(path.join(dir, ...thumbnail.split('/')));
+    if (isInside(dir, real) && (await fs.stat(real)).isFile()) return;
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
+  throw invalidMetadata([`thumbnail "${thumbnail}" is not a file of the album or of a child album`]);
+}
+
+async function readRecord(dir: string, albumPath: string): Promise<AlbumRecord> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(dir, ALBUM_FILE), 'utf8');
+  } catch (err) {
+    if (isMissing(err)) throw notFound(`Album not found: ${albumPath}`);
+    throw err;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw conflict(`The album.json of ${albumPath} is not a JSON object; fix it by hand first`);
+  }
+  return parsed as AlbumRecord;
+}
+
+const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'token'];
+
+async function writeRecord(dir: string, record: AlbumRecord): Promise<void> {
+  // Known fields first, in the SPEC's order, so hand-diffs of album.json stay readable.
+  const ordered: AlbumRecord = {};
+  for (const key of FIELD_ORDER) if (record[key] !== undefined) ordered[key] = record[key];
+  for (const [key, value] of Object.entries(record)) if (!(key in ordered)) ordered[key] = value;
+  await writeFileAtomic(path.join(dir, ALBUM_FILE), `${JSON.stringify(ordered, null, 2)}\n`);
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.stat(file)).isFile();
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}

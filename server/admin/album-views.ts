@@ -1,0 +1,80 @@
+import type { AlbumMeta } from '../albums/album-record.js';
+import { type Album, albumChain, isProtected } from '../albums/album-tree.js';
+import type { MediaFile } from './media-listing.js';
+import { mediaUrl } from './media-listing.js';
+
+/** One album as the admin API shows it: every metadata field (absent ones as null). */
+export interface AlbumSummary {
+  readonly path: string;
+  readonly title: string;
+  readonly password: string | null;
+  readonly thumbnail: string | null;
+  readonly order: number | null;
+  readonly hidden: boolean;
+  readonly isCollection: boolean;
+  readonly allowAnonymous: boolean;
+  readonly style: string;
+  readonly token: string | null;
+  readonly photoCount: number;
+  readonly videoCount: number;
+  /** The album or one above it has a password. */
+  readonly protected: boolean;
+  /** Path of the nearest album above this one, if any. */
+  readonly parent: string | null;
+}
+
+export interface AlbumDetail extends AlbumSummary {
+  readonly media: ReadonlyArray<MediaFile & { readonly url: string }>;
+  /**
+   * Public-site path that opens the album without its password when `allowAnonymous` is on
+   * (CONTRACT §3); the UI prefixes the public server's address.
+   */
+  readonly sharePath: string | null;
+}
+
+function metaFields(meta: AlbumMeta) {
+  return {
+    title: meta.title,
+    password: meta.password ?? null,
+    thumbnail: meta.thumbnail ?? null,
+    order: meta.order ?? null,
+    hidden: meta.hidden,
+    isCollection: meta.isCollection,
+    allowAnonymous: meta.allowAnonymous,
+    style: meta.style,
+    token: meta.token ?? null,
+  };
+}
+
+/** Summary of an album of the in-memory index (the list view). */
+export function summaryOfIndexed(album: Album): AlbumSummary {
+  let photoCount = 0;
+  let videoCount = 0;
+  for (const m of album.media) m.kind === 'image' ? photoCount++ : videoCount++;
+  const above = albumChain(album)[1];
+  return { path: album.path, ...metaFields(album.meta), photoCount, videoCount, protected: isProtected(album), parent: above?.path ?? null };
+}
+
+/** Detail of an album read from disk (fresh after a write). */
+export function detailOf(
+  albumPath: string,
+  meta: AlbumMeta,
+  media: readonly MediaFile[],
+  opts: { protected: boolean; parent: string | null },
+): AlbumDetail {
+  const photoCount = media.filter((m) => m.kind === 'image').length;
+  return {
+    path: albumPath,
+    ...metaFields(meta),
+    photoCount,
+    videoCount: media.length - photoCount,
+    protected: opts.protected,
+    parent: opts.parent,
+    media: media.map((m) => ({ ...m, url: mediaUrl(albumPath, m.name) })),
+    sharePath: meta.token ? sharePathOf(albumPath, meta.token) : null,
+  };
+}
+
+export function sharePathOf(albumPath: string, token: string): string {
+  return `/photos/${albumPath.split('/').map(encodeURIComponent).join('/')}?token=${encodeURIComponent(token)}`;
+}

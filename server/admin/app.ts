@@ -1,0 +1,79 @@
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { AlbumIndex } from '../albums/album-index.js';
+import type { Config } from '../config.js';
+import { apiNotFound, errorHandler } from '../error-handler.js';
+import { notFound } from '../http-error.js';
+import type { AdminContext } from './admin-context.js';
+import { AlbumFiles } from './album-files.js';
+import { localHostOnly, sameOriginWrites, securityHeaders } from './guards.js';
+import { KeyedQueue } from './keyed-queue.js';
+import { adminPageRoutes } from './routes/admin-page.js';
+import { albumRoutes } from './routes/albums.js';
+import { cacheStatsRoutes } from './routes/cache-stats.js';
+import { filePreviewRoutes } from './routes/file-previews.js';
+import { homeContentRoutes } from './routes/home-content.js';
+import { mediaUploadRoutes } from './routes/media-upload.js';
+import { siteAssetsRoutes } from './routes/site-assets.js';
+import { findViewsDir } from './views-location.js';
+
+/** CONTRACT §6. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
+const MAX_FILES_PER_REQUEST = 500;
+
+export interface AdminDeps {
+  /** The album tree, read by the listings; rescanned after each write. */
+  readonly index: AlbumIndex;
+  /** Per-file upload limit; tests lower it to reach the 413 without a 2 GB body. */
+  readonly maxUploadBytes?: number;
+  readonly log?: (message: string, err?: unknown) => void;
+  /** Folder holding `admin/` templates and `assets/admin/`; found from this module by default. */
+  readonly viewsDir?: string;
+}
+
+/**
+ * The local admin app (no listen: see main.ts). Guards come first so that nothing, not even
+ * a 404, is answered to a rebound host name or a foreign page.
+ */
+export function createAdminApp(config: Config, deps: AdminDeps): Express {
+  const log = deps.log ?? ((message: string, err?: unknown) => (err === undefined ? console.error(message) : console.error(message, err)));
+  const queue = new KeyedQueue();
+  const ctx: AdminContext = {
+    config,
+    index: deps.index,
+    queue,
+    albums: new AlbumFiles({ albumsDir: config.albumsDir, queue, knownToken: (p) => deps.index.album(p)?.meta.token }),
+    uploads: { maxFileBytes: deps.maxUploadBytes ?? MAX_UPLOAD_BYTES, maxFiles: MAX_FILES_PER_REQUEST },
+    refreshIndex: async () => {
+      try {
+        await deps.index.rescan();
+      } catch (err) {
+        log('album index rescan failed after a write', err);
+      }
+    },
+    log,
+  };
+  const viewsDir = deps.viewsDir ?? findViewsDir();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('views', path.join(viewsDir, 'admin'));
+  app.set('view engine', 'ejs');
+
+  app.use(localHostOnly, sameOriginWrites, securityHeaders);
+  app.use('/api', express.json({ limit: MAX_JSON_BYTES }));
+
+  app.use(albumRoutes(ctx));
+  app.use(mediaUploadRoutes(ctx));
+  app.use(homeContentRoutes(ctx));
+  app.use(siteAssetsRoutes(ctx));
+  app.use(cacheStatsRoutes(config));
+  app.use(filePreviewRoutes(ctx));
+  app.use(adminPageRoutes(ctx, viewsDir));
+
+  app.use('/api', apiNotFound);
+  app.use((_req, _res, next) => next(notFound('Page not found')));
+  app.use(errorHandler({ log }));
+  return app;
+}

@@ -1,0 +1,96 @@
+import type { Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { isMissing } from '../paths.js';
+
+/** Thumbnail presets of the SPEC; the cache layout is CACHE_DIR/thumbnails/{size}/{album path}/{file}.jpg (CONTRACT §4). */
+export const THUMBNAIL_SIZES = ['small', 'medium', 'large'] as const;
+export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
+
+export interface Usage {
+  readonly files: number;
+  readonly bytes: number;
+}
+
+export interface CacheStats extends Usage {
+  readonly sizes: Readonly<Record<ThumbnailSize, Usage>>;
+}
+
+const thumbnailsDir = (cacheDir: string, size: ThumbnailSize) => path.join(cacheDir, 'thumbnails', size);
+
+/** Directory of one album's thumbnails of one size. `albumPath` must be validated (no '..'). */
+const albumDir = (cacheDir: string, size: ThumbnailSize, albumPath: string) => path.join(thumbnailsDir(cacheDir, size), ...albumPath.split('/'));
+
+async function readDir(dir: string): Promise<Dirent[]> {
+  try {
+    return await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissing(err)) return [];
+    throw err;
+  }
+}
+
+/** Files and bytes under `dir`: only its own files, or the whole subtree. Symlinks are neither followed nor counted. */
+async function usageOf(dir: string, recursive: boolean): Promise<Usage> {
+  let files = 0;
+  let bytes = 0;
+  const entries = await readDir(dir);
+  await Promise.all(
+    entries.map(async (e) => {
+      const p = path.join(dir, e.name);
+      if (e.isFile()) {
+        try {
+          // Read the size first: `bytes += await …` would add to a stale `bytes` when run in parallel.
+          const { size } = await fs.lstat(p);
+          bytes += size;
+          files++;
+        } catch (err) {
+          if (!isMissing(err)) throw err; // removed meanwhile (the public server replaces files)
+        }
+      } else if (recursive && e.isDirectory()) {
+        const sub = await usageOf(p, true);
+        files += sub.files;
+        bytes += sub.bytes;
+      }
+    }),
+  );
+  return { files, bytes };
+}
+
+async function statsOver(dirOf: (size: ThumbnailSize) => string, recursive: boolean): Promise<CacheStats> {
+  const usages = await Promise.all(THUMBNAIL_SIZES.map((s) => usageOf(dirOf(s), recursive)));
+  const sizes = Object.fromEntries(THUMBNAIL_SIZES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
+  return {
+    files: usages.reduce((n, u) => n + u.files, 0),
+    bytes: usages.reduce((n, u) => n + u.bytes, 0),
+    sizes,
+  };
+}
+
+/** The whole thumbnail cache. */
+export function cacheStats(cacheDir: string): Promise<CacheStats> {
+  return statsOver((s) => thumbnailsDir(cacheDir, s), true);
+}
+
+/** One album's own thumbnails (not those of its child albums, which sit in sub-directories). */
+export function albumCacheStats(cacheDir: string, albumPath: string): Promise<CacheStats> {
+  return statsOver((s) => albumDir(cacheDir, s, albumPath), false);
+}
+
+/** Removes every thumbnail; returns what was there. The public server regenerates on demand. */
+export async function clearCache(cacheDir: string): Promise<CacheStats> {
+  const before = await cacheStats(cacheDir);
+  await Promise.all(THUMBNAIL_SIZES.map((s) => fs.rm(thumbnailsDir(cacheDir, s), { recursive: true, force: true })));
+  return before;
+}
+
+/** Removes one album's own thumbnails; returns what was there. */
+export async function clearAlbumCache(cacheDir: string, albumPath: string): Promise<CacheStats> {
+  const before = await albumCacheStats(cacheDir, albumPath);
+  for (const size of THUMBNAIL_SIZES) {
+    const dir = albumDir(cacheDir, size, albumPath);
+    const files = (await readDir(dir)).filter((e) => e.isFile());
+    await Promise.all(files.map((e) => fs.rm(path.join(dir, e.name), { force: true })));
+  }
+  return before;
+}

@@ -1,0 +1,89 @@
+import ffprobeBinary from '@ffprobe-installer/ffprobe';
+import ffmpeg, { type FfprobeData } from 'fluent-ffmpeg';
+import sharp from 'sharp';
+import type { MediaKind } from '../../media-types.js';
+
+/** An upload that is not what its name claims; the message is shown to the user. */
+export class RejectedUpload extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RejectedUpload';
+  }
+}
+
+/** sharp's names of the formats the gallery serves (AVIF is read as 'heif'). */
+const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+/** ffprobe's container names of the gallery's video types (mp4/m4v/mov, webm). */
+const VIDEO_CONTAINERS = new Set(['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm']);
+
+export interface ImageCheck {
+  readonly format: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * Proves the file is an image the gallery can show: sharp must read its header and decode
+ * its pixels (a small resize decodes the whole image, cheaply with JPEG shrink-on-load), so a
+ * text file renamed .jpg or a truncated JPEG is refused before it reaches an album.
+ */
+export async function verifyImage(file: string): Promise<ImageCheck> {
+  let format: string | undefined;
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ format, width, height } = await sharp(file).metadata());
+    await sharp(file).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  } catch {
+    throw new RejectedUpload('Not a decodable image');
+  }
+  if (format === undefined || !IMAGE_FORMATS.has(format)) {
+    throw new RejectedUpload(`Not an image format the gallery shows (${format ?? 'unknown'})`);
+  }
+  if (!width || !height) throw new RejectedUpload('Not a decodable image (no size)');
+  return { format, width, height };
+}
+
+export interface VideoCheck {
+  readonly container: string;
+  readonly codec: string;
+  readonly width: number;
+  readonly height: number;
+  readonly duration: number;
+}
+
+function ffprobe(file: string): Promise<FfprobeData> {
+  return new Promise((resolve, reject) => {
+    // The binary path per command, not fluent-ffmpeg's global setter: no shared state.
+    ffmpeg(file)
+      .setFfprobePath(ffprobeBinary.path)
+      .ffprobe((err: unknown, data: FfprobeData) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(data)));
+  });
+}
+
+/**
+ * Proves the file is a video: ffprobe must find a video container of a served type with a
+ * video stream that has a size and a duration. A still image renamed .mp4 is refused too
+ * (ffprobe reads it as a one-frame 'image2' or '*_pipe' stream, not a video container).
+ */
+export async function verifyVideo(file: string): Promise<VideoCheck> {
+  let data: FfprobeData;
+  try {
+    data = await ffprobe(file);
+  } catch {
+    throw new RejectedUpload('Not a playable video (ffprobe could not read it)');
+  }
+  const containers = String(data.format.format_name ?? '').split(',');
+  const container = containers.find((c) => VIDEO_CONTAINERS.has(c));
+  if (container === undefined) throw new RejectedUpload(`Not a video container the gallery plays (${containers.join(',') || 'unknown'})`);
+  const stream = data.streams.find((s) => s.codec_type === 'video' && (s.width ?? 0) > 0 && (s.height ?? 0) > 0);
+  if (!stream) throw new RejectedUpload('Not a playable video (no video stream)');
+  const duration = Number(data.format.duration ?? stream.duration);
+  if (!Number.isFinite(duration) || duration <= 0) throw new RejectedUpload('Not a playable video (no duration)');
+  return { container, codec: stream.codec_name ?? 'unknown', width: stream.width ?? 0, height: stream.height ?? 0, duration };
+}
+
+/** The check that matches a kind of media. */
+export function verifierFor(kind: MediaKind): (file: string) => Promise<unknown> {
+  return kind === 'image' ? verifyImage : verifyVideo;
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import request from 'supertest';
+import { type AdminFixture, createAdminFixture } from './support/admin-fixture.js';
+
+describe('admin /api/cache', () => {
+  let fx: AdminFixture;
+  /** Writes a cache file of `bytes` bytes at CACHE_DIR/thumbnails/{size}/{rel}. */
+  const put = (size: string, rel: string, bytes: number) => {
+    const file = path.join(fx.cacheDir, 'thumbnails', size, ...rel.split('/'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, Buffer.alloc(bytes, 1));
+  };
+
+  beforeEach(async () => {
+    fx = await createAdminFixture();
+    put('small', '2024/trip/a.jpg.jpg', 100);
+    put('small', '2024/trip/b.jpg.jpg', 50);
+    put('small', '2024/trip/child/c.jpg.jpg', 10);
+    put('medium', '2024/trip/a.jpg.jpg', 1000);
+    put('large', '2023/other/x.mp4.jpg', 5000);
+  });
+  afterEach(() => fx.close());
+
+  it('should count the real files and bytes of the whole cache, per size', async () => {
+    const res = await request(fx.app).get('/api/cache/stats').expect(200);
+    expect(res.body).to.deep.equal({
+      files: 5,
+      bytes: 6160,
+      sizes: { small: { files: 3, bytes: 160 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
+    });
+  });
+
+  it('should answer zeros when there is no cache at all', async () => {
+    fs.rmSync(path.join(fx.cacheDir, 'thumbnails'), { recursive: true });
+    const res = await request(fx.app).get('/api/cache/stats').expect(200);
+    expect(res.body).to.deep.equal({ files: 0, bytes: 0, sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } } });
+  });
+
+  it('should clear the whole cache with DELETE and report what it removed', async () => {
+    const res = await request(fx.app).delete('/api/cache/stats').expect(200);
+    expect(res.body).to.deep.include({ files: 0, bytes: 0 });
+    expect(res.body.removed).to.deep.include({ files: 5, bytes: 6160 });
+    expect(fs.readdirSync(path.join(fx.cacheDir, 'thumbnails'))).to.deep.equal([]);
+  });
+
+  it("should count one album's own thumbnails, not its child albums'", async () => {
+    const res = await request(fx.app).get('/api/cache/album/2024/trip').expect(200);
+    expect(res.body).to.deep.equal({
+      path: '2024/trip',
+      files: 3,
+      bytes: 1150,
+      sizes: { small: { files: 2, bytes: 150 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
+    });
+  });
+
+  it("should clear one album's own thumbnails and leave the rest", async () => {
+    const res = await request(fx.app).delete('/api/cache/album/2024/trip').expect(200);
+    expect(res.body).to.deep.include({ path: '2024/trip', files: 0, bytes: 0 });
+    expect(res.body.removed).to.deep.include({ files: 3, bytes: 1150 });
+    const after = await request(fx.app).get('/api/cache/stats').expect(200);
+    expect(after.body).to.deep.include({ files: 2, bytes: 5010 });
+    expect(fs.existsSync(path.join(fx.cacheDir, 'thumbnails/small/2024/trip/child/c.jpg.jpg'))).to.equal(true);
+  });
+
+  it('should answer 400 for a bad album path', async () => {
+    for (const url of ['/api/cache/album/../x', '/api/cache/album/%2E%2E', '/api/cache/album//etc', '/api/cache/album/a%5Cb']) {
+      await request(fx.app).delete(url).expect(400);
+    }
+    expect((await request(fx.app).get('/api/cache/stats').expect(200)).body.files).to.equal(5);
+  });
+});

@@ -1,0 +1,52 @@
+// The album tree on the left, built from the flat list of /api/albums (folders such as years
+// and categories are implied by the paths).
+import { h, replaceChildren } from './dom.js';
+
+function buildTree(albums) {
+  const root = { name: '', path: '', album: null, children: new Map() };
+  for (const album of albums) {
+    let node = root;
+    for (const segment of album.path.split('/')) {
+      const path = node.path ? `${node.path}/${segment}` : segment;
+      if (!node.children.has(segment)) node.children.set(segment, { name: segment, path, album: null, children: new Map() });
+      node = node.children.get(segment);
+    }
+    node.album = album;
+  }
+  return root;
+}
+
+function badges(album) {
+  return [
+    album.password ? h('span', { class: 'badge lock', title: 'Has a password', text: 'password' })
+      : album.protected ? h('span', { class: 'badge lock', title: 'Locked by a parent album’s password', text: 'locked' }) : null,
+    album.allowAnonymous ? h('span', { class: 'badge', title: 'Opens with its share link', text: 'shared' }) : null,
+    album.hidden ? h('span', { class: 'badge hidden-badge', title: 'Left out of listings', text: 'hidden' }) : null,
+  ];
+}
+
+function renderNode(node, selected, onSelect) {
+  const items = [...node.children.values()].map((child) => {
+    const label = child.album
+      ? h('button', {
+          type: 'button',
+          class: 'album-link',
+          'aria-current': child.path === selected ? 'true' : null,
+          dataset: { path: child.path },
+          on: { click: () => onSelect(child.path) },
+        },
+        h('span', { text: child.album.title }), badges(child.album),
+        h('span', { class: 'count', text: `${child.album.photoCount + child.album.videoCount}` }))
+      : h('div', { class: 'folder', text: child.name });
+    return h('li', {}, label, child.children.size ? renderNode(child, selected, onSelect) : null);
+  });
+  return h('ul', {}, items);
+}
+
+export function renderAlbumTree(container, albums, selected, onSelect) {
+  if (albums.length === 0) {
+    replaceChildren(container, h('p', { class: 'empty', text: 'No albums yet.' }));
+    return;
+  }
+  replaceChildren(container, renderNode(buildTree(albums), selected, onSelect));
+}

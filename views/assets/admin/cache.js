@@ -1,0 +1,37 @@
+// The Thumbnail cache tab: files and bytes per size preset, and a button to clear them all.
+import { api } from './api.js';
+import { formatBytes, h, notify, replaceChildren } from './dom.js';
+
+function table(stats) {
+  return h('table', { class: 'cache-table' },
+    h('thead', {}, h('tr', {}, h('th', { text: 'Size' }), h('th', { class: 'num', text: 'Files' }), h('th', { class: 'num', text: 'Bytes' }))),
+    h('tbody', {},
+      Object.entries(stats.sizes).map(([size, u]) => h('tr', {}, h('td', { text: size }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: formatBytes(u.bytes) }))),
+      h('tr', {}, h('th', { text: 'All' }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: formatBytes(stats.bytes) }))));
+}
+
+export async function renderCacheStats() {
+  const container = document.getElementById('cache-stats');
+  let stats;
+  try {
+    stats = await api('GET', '/api/cache/stats');
+  } catch (err) {
+    replaceChildren(container, h('p', { class: 'form-error', text: err.message }));
+    return;
+  }
+  const clear = async () => {
+    if (!window.confirm('Remove every cached thumbnail?')) return;
+    try {
+      const answer = await api('DELETE', '/api/cache/stats');
+      notify(`Removed ${answer.removed.files} thumbnails (${formatBytes(answer.removed.bytes)})`);
+    } catch (err) {
+      notify(err.message, { error: true });
+    }
+    renderCacheStats();
+  };
+  replaceChildren(container, table(stats),
+    h('div', { class: 'row spaced' },
+      h('button', { type: 'button', on: { click: renderCacheStats } }, 'Refresh'),
+      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails')),
+    h('p', { class: 'hint', text: 'One album’s thumbnails can be cleared from its page in the Albums tab.' }));
+}

@@ -1,0 +1,94 @@
+// Drag-and-drop upload with a progress bar per file. Files go one per request, two at a time,
+// so each has its own progress and its own verdict from the server.
+import { uploadFile } from './api.js';
+import { encodePath, formatBytes, h } from './dom.js';
+
+const IMAGE = /\.(jpe?g|png|webp|avif|gif|tiff?)$/i;
+const VIDEO = /\.(mp4|m4v|mov|webm)$/i;
+const PARALLEL = 2;
+
+function endpointFor(albumPath, name) {
+  if (IMAGE.test(name)) return `/api/photos/${encodePath(albumPath)}`;
+  if (VIDEO.test(name)) return `/api/videos/${encodePath(albumPath)}`;
+  return null;
+}
+
+/** Returns the upload block for one album; onUploaded runs once a batch has finished with at least one file stored. */
+export function albumUploader(albumPath, onUploaded) {
+  const list = h('ul', { class: 'uploads', 'aria-label': 'Uploads' });
+  const input = h('input', {
+    type: 'file',
+    multiple: true,
+    id: 'upload-input',
+    accept: 'image/*,video/*,.avif,.tif,.tiff,.mov,.m4v,.webm',
+    on: { change: () => { start([...input.files]); input.value = ''; } },
+  });
+  const zone = h('div', { class: 'dropzone' },
+    h('p', {}, 'Drop photos and videos here, or choose them: '),
+    input,
+    h('p', { class: 'hint' }, 'Photos: .jpg .jpeg .png .webp .avif .gif .tif .tiff · Videos: .mp4 .m4v .mov .webm · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.'),
+  );
+  for (const type of ['dragenter', 'dragover']) {
+    zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); });
+  }
+  for (const type of ['dragleave', 'drop']) zone.addEventListener(type, () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (e) => { e.preventDefault(); start([...e.dataTransfer.files]); });
+
+  async function start(files) {
+    if (files.length === 0) return;
+    const jobs = files.map((file) => ({ file, row: row(file) }));
+    list.prepend(...jobs.map((j) => j.row.el));
+    let stored = 0;
+    const worker = async () => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) if (await send(job)) stored++;
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    if (stored > 0) onUploaded();
+  }
+
+  async function send({ file, row: r }) {
+    const url = endpointFor(albumPath, file.name);
+    if (!url) {
+      r.fail('Not a photo or video type the gallery shows');
+      return false;
+    }
+    try {
+      const answer = await uploadFile(url, file, (fraction) => r.progress(fraction));
+      const result = answer.results[0];
+      if (result?.ok) {
+        r.done(result.file === file.name ? 'Stored' : `Stored as ${result.file}`);
+        return true;
+      }
+      r.fail(result?.error ?? 'Not stored');
+    } catch (err) {
+      r.fail(err.body?.results?.[0]?.error ?? err.message);
+    }
+    return false;
+  }
+
+  return h('div', { class: 'uploader' }, zone, list);
+}
+
+function row(file) {
+  const bar = h('progress', { max: 1, value: 0 });
+  const status = h('span', { text: `Waiting · ${formatBytes(file.size)}` });
+  const el = h('li', {}, h('span', { text: file.name, title: file.name }), bar, status);
+  return {
+    el,
+    progress(fraction) {
+      bar.value = fraction;
+      status.textContent = fraction < 1 ? `${Math.round(fraction * 100)} %` : 'Checking…';
+    },
+    done(message) {
+      bar.value = 1;
+      status.textContent = message;
+      status.className = 'ok';
+    },
+    fail(message) {
+      bar.remove();
+      el.insertBefore(h('span', { text: '' }), status);
+      status.textContent = message;
+      status.className = 'failed';
+    },
+  };
+}
