@@ -12,6 +12,8 @@ export interface GalleryOptions {
   /** Watch the album tree and content for changes (default true). */
   readonly watch?: boolean;
   readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** One JSON line per request (see server/request-log.ts). */
+  readonly requestLog?: (line: string) => void;
 }
 
 export interface Gallery {
@@ -31,7 +33,7 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
   if (watch) home.watch();
   const limiter = createPasswordLimiter(opts.now);
   const { resolveMedia } = createResolvers(index, config.albumsDir);
-  const app = createApp({ config, index, home, limiter, resolveMedia });
+  const app = createApp({ config, index, home, limiter, resolveMedia, requestLog: opts.requestLog });
   return {
     app,
     index,

@@ -2,28 +2,47 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createGallery } from './gallery.js';
 
-/** Entry point of the public server: `npm start`. */
+/** How long in-flight requests may take to finish after SIGTERM before they are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function log(message: string): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), msg: message }));
+}
+
+/** Entry point of the public server: `npm start`, or PM2 with ecosystem.config.cjs. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const gallery = await createGallery(config);
+  const gallery = await createGallery(config, {
+    requestLog: (line) => console.log(line),
+    log: (level, message) => (level === 'info' ? log(message) : console.warn(JSON.stringify({ time: new Date().toISOString(), level, msg: message }))),
+  });
   const server = gallery.app.listen(config.port, config.host ?? '::');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  console.log(`Gallery ready at http://${config.host ?? 'localhost'}:${port} (albums: ${config.albumsDir})`);
+  const shownHost = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  console.log(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);
+  // PM2 (wait_ready) switches traffic to this process only now.
+  process.send?.('ready');
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: closing`);
-    // Stop accepting, let in-flight requests finish (bounded), then release everything.
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    log(`${signal} received: finishing in-flight requests`);
+    const force = setTimeout(() => {
+      log('grace period over: closing remaining connections');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // close() stops accepting and waits for in-flight responses; idle keep-alives go at once.
     server.close(() => {
-      void gallery.close().then(() => process.exit(0));
+      void gallery.close().then(() => {
+        log('stopped');
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };
