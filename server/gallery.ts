@@ -5,6 +5,11 @@ import { AlbumIndex } from './albums/album-index.js';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { HomeContentStore } from './home-content.js';
+import { createMetadataService } from './media/metadata.js';
+import { createMediaPool, type MediaPool } from './media/pool.js';
+import { createThumbnailCache } from './media/thumbnails.js';
+import { createDownloadRouter } from './routes/download.js';
+import { createMediaApiRouter } from './routes/media-api.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -14,33 +19,59 @@ export interface GalleryOptions {
   readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** One JSON line per request (see server/request-log.ts). */
   readonly requestLog?: (line: string) => void;
+  /** Tasks waiting for a worker before requests get 503 (default 16 per worker). */
+  readonly maxQueue?: number;
 }
 
 export interface Gallery {
   readonly app: Express;
   readonly index: AlbumIndex;
   readonly home: HomeContentStore;
+  readonly pool: MediaPool;
   close(): Promise<void>;
 }
 
 /** Builds the public gallery: album index, home content, media pool and the app. */
 export async function createGallery(config: Config, opts: GalleryOptions = {}): Promise<Gallery> {
   const log = opts.log ?? ((level, message) => (level === 'info' ? console.log(message) : console.warn(message)));
+  const logError = (message: string, err: unknown) => log('error', `${message}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   const watch = opts.watch ?? true;
   const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, log });
   const home = new HomeContentStore(config.contentDir, (m) => log('warn', m));
   await home.load();
   if (watch) home.watch();
+  const pool = createMediaPool({ workers: config.workers, maxQueue: opts.maxQueue ?? config.workers * 16, log: logError });
   const limiter = createPasswordLimiter(opts.now);
-  const { resolveMedia } = createResolvers(index, config.albumsDir);
-  const app = createApp({ config, index, home, limiter, resolveMedia, requestLog: opts.requestLog });
+  const { resolveMedia, resolveAlbum } = createResolvers(index, config.albumsDir);
+  const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
+  const metadata = createMetadataService({ pool });
+  const app = createApp({
+    config,
+    index,
+    home,
+    limiter,
+    resolveMedia,
+    apiRouters: [
+      createMediaApiRouter({ thumbnails, metadata, resolveMedia, log: logError }),
+      createDownloadRouter({ resolveAlbum, albumsDir: config.albumsDir, log: logError }),
+    ],
+    requestLog: opts.requestLog,
+    // The pool already logged the failure of a media task; the error handler logs the rest.
+    log: (message, err) => (isMediaTaskError(err) ? undefined : logError(message, err)),
+  });
   return {
     app,
     index,
     home,
+    pool,
     async close() {
       index.close();
       home.close();
+      await pool.close();
     },
   };
+}
+
+function isMediaTaskError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'MediaTaskError';
 }

@@ -1,3 +1,4 @@
+import './uv-threadpool.js';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from './config.js';
 import { createGallery } from './gallery.js';

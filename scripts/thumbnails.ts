@@ -1,0 +1,168 @@
+/**
+ * `npm run thumbnails [album path ...]`: pre-generates every thumbnail size of every media
+ * file, so the first visitor of an album does not wait for them. With album paths (such as
+ * `2024` or `2024/travel/lisbon`), only the albums at or below those paths.
+ *
+ * Fresh cache entries are skipped; a stale or missing one costs one decode of the original
+ * for all three sizes, in the same worker pool the server uses, one worker per core
+ * (WORKERS overrides). Progress goes to stderr, the summary to stdout.
+ *
+ * Exit code: 0 when the run went through, even if some files failed (they are listed at the
+ * end: one broken photo must not hide the thousands that worked); 1 when nothing could be
+ * done (the albums directory is unreadable, or every file failed); 2 for a bad argument
+ * (an invalid path, or one with no album at or below it).
+ */
+import path from 'node:path';
+import { AlbumIndex } from '../server/albums/album-index.js';
+import { loadConfig } from '../server/config.js';
+import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
+import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
+import { parseRelativePath, resolveInside } from '../server/paths.js';
+
+const USAGE = 'usage: npm run thumbnails [-- <album path> ...]';
+
+interface Failure {
+  readonly relPath: string;
+  readonly message: string;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  // Every worker's image work runs on libuv's thread pool (4 threads by default); it must be
+  // larger than the pool or workers wait for each other. Read once, at the first async I/O.
+  process.env.UV_THREADPOOL_SIZE ??= String(config.workers + 4);
+
+  let prefixes: string[];
+  try {
+    prefixes = argv.map((arg) => parseRelativePath(arg.replace(/\/+$/, ''), 'album path'));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+
+  let index: AlbumIndex;
+  try {
+    index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: (_level, message) => console.error(message) });
+  } catch (err) {
+    console.error(`cannot read the albums directory ${config.albumsDir}: ${(err as Error).message}`);
+    return 1;
+  }
+  const albums = [...index.albums()].filter((a) => prefixes.length === 0 || prefixes.some((p) => a.path === p || a.path.startsWith(`${p}/`)));
+  index.close();
+  const unmatched = prefixes.filter((p) => !albums.some((a) => a.path === p || a.path.startsWith(`${p}/`)));
+  if (unmatched.length > 0) {
+    console.error(`no album at or below: ${unmatched.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+
+  const files = albums.flatMap((a) => a.media.map((m) => ({ relPath: `${a.path}/${m.name}`, kind: m.kind })));
+  console.log(`Thumbnails for ${files.length} media files in ${albums.length} albums → ${path.join(config.cacheDir, 'thumbnails')} (${config.workers} workers)`);
+
+  // The feed below never has more than `inFlight` tasks out, so the queue is never full.
+  const inFlight = config.workers * 2;
+  const pool = createMediaPool({ workers: config.workers, maxQueue: inFlight, log: () => {} });
+  const cache = createThumbnailCache({ cacheDir: config.cacheDir, pool });
+  const progress = new Progress(files.length);
+  const failures: Failure[] = [];
+  let generated = 0;
+  let fresh = 0;
+
+  const queue = files.slice();
+  const feed = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      try {
+        const source: ThumbnailSource = { ...file, absPath: await resolveInside(config.albumsDir, file.relPath) };
+        if ((await cache.refresh(source)) === 'generated') generated++;
+        else fresh++;
+      } catch (err) {
+        failures.push({ relPath: file.relPath, message: describe(err) });
+      }
+      progress.tick();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(inFlight, files.length) }, feed));
+  } finally {
+    progress.done();
+    await pool.close();
+  }
+
+  console.log(`${generated} generated, ${fresh} already fresh, ${failures.length} failed in ${formatDuration(progress.elapsedSeconds())}`);
+  if (failures.length > 0) {
+    console.log('Failed:');
+    for (const f of failures) console.log(`  ${f.relPath}: ${f.message}`);
+  }
+  return failures.length > 0 && generated + fresh === 0 ? 1 : 0;
+}
+
+/** The worker's own message (not the neutral one a client gets), on one line. */
+function describe(err: unknown): string {
+  const inner = err instanceof MediaTaskError ? err.cause : err;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  return message.split('\n')[0] ?? message;
+}
+
+/** A bar redrawn in place on a terminal; on a pipe or a log file, a plain line now and then. */
+class Progress {
+  readonly #total: number;
+  readonly #start = Date.now();
+  readonly #tty = process.stderr.isTTY === true;
+  #count = 0;
+  #lastDraw = 0;
+
+  constructor(total: number) {
+    this.#total = total;
+  }
+
+  tick(): void {
+    this.#count++;
+    const now = Date.now();
+    const interval = this.#tty ? 100 : 2000;
+    if (now - this.#lastDraw >= interval || this.#count === this.#total) {
+      this.#lastDraw = now;
+      this.#draw();
+    }
+  }
+
+  done(): void {
+    if (this.#tty && this.#total > 0) process.stderr.write('\n');
+  }
+
+  elapsedSeconds(): number {
+    return (Date.now() - this.#start) / 1000;
+  }
+
+  #draw(): void {
+    const elapsed = this.elapsedSeconds();
+    const rate = elapsed > 0 ? this.#count / elapsed : 0;
+    const eta = rate > 0 ? (this.#total - this.#count) / rate : 0;
+    const stats = `${this.#count}/${this.#total}  ${rate.toFixed(1)}/s  ETA ${formatDuration(eta)}`;
+    if (!this.#tty) {
+      process.stderr.write(`${stats}\n`);
+      return;
+    }
+    const width = 30;
+    const filled = this.#total === 0 ? width : Math.round((this.#count / this.#total) * width);
+    process.stderr.write(`\r\x1b[K[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${stats}`);
+  }
+}
+
+function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,75 @@
+import { Router } from 'express';
+import type { AlbumResolver } from '../resolvers.js';
+import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
+
+export interface DownloadRouterOptions {
+  /** Validates the path (400), finds the album (404) and enforces access (401). */
+  readonly resolveAlbum: AlbumResolver;
+  /**
+   * Real files (symlinks followed) must lie inside this directory, normally ALBUMS_DIR.
+   * Default: each album's own directory, the strictest choice.
+   */
+  readonly albumsDir?: string;
+  /** Failures after the response has started, and files left out of an archive. */
+  readonly log?: (msg: string, err?: unknown) => void;
+}
+
+const defaultLog = (msg: string, err?: unknown) => (err === undefined ? console.warn(msg) : console.error(msg, err));
+
+/** `GET /api/download-album?path=`: the album's photos as a stored ZIP, streamed as it is built. */
+export function createDownloadRouter(opts: DownloadRouterOptions): Router {
+  const { resolveAlbum, albumsDir } = opts;
+  const log = opts.log ?? defaultLog;
+  const router = Router();
+
+  router.get('/api/download-album', async function downloadAlbum(req, res) {
+    const album = await resolveAlbum(req, req.query.path);
+    const plan = await planZip(album.dir, album.images, {
+      root: albumsDir,
+      onSkip: (file, reason) => log(`download-album: ${album.path}/${file} left out: ${reason}`),
+    });
+
+    res.set({
+      'Content-Type': 'application/zip',
+      'Content-Disposition': attachmentDisposition(`${album.name || 'album'}.zip`),
+      // Exact: planZip computed the archive's layout from the stat'ed sizes and names.
+      'Content-Length': String(plan.size),
+      'Cache-Control': album.protected ? 'private, no-store' : 'no-cache',
+    });
+    // A HEAD must not read gigabytes only for Node to discard them.
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+
+    try {
+      await writeZip(plan, res);
+    } catch (err) {
+      // writeZip has already destroyed the response; a visitor closing the tab is no failure.
+      if (!(err instanceof ClientClosedError)) log(`download-album: ${album.path} failed mid-stream`, err);
+    }
+  });
+
+  return router;
+}
+
+/**
+ * `attachment` with an ASCII `filename` every client understands and, when the name is not
+ * plain ASCII, the exact UTF-8 name in RFC 6266 / RFC 8187 `filename*`.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const fallback =
+    fileName
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '') // accents dropped: "Été" → "Ete"
+      .replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const header = `attachment; filename="${fallback}"`;
+  // A `%XX` in the plain name could be decoded by some clients; the extended form is exact.
+  if (fallback === fileName && !/%[0-9a-f]{2}/i.test(fileName)) return header;
+  return `${header}; filename*=UTF-8''${encodeRfc8187(fileName)}`;
+}
+
+/** Percent-encodes all but RFC 8187 attr-chars (encodeURIComponent leaves `'()*` alone). */
+function encodeRfc8187(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

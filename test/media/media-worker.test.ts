@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
+import {
+  CAMERA,
+  cornerColours,
+  DISPLAY_HEIGHT,
+  DISPLAY_WIDTH,
+  writeCameraJpeg,
+  writeJpeg,
+  writeOrientedJpeg,
+  writePng,
+  writeTruncatedJpeg,
+  writeVideo,
+} from '../support/media-fixtures.js';
+import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+/** The worker tasks, run through a real pool on real files. */
+describe('media worker', function () {
+  let dir: string;
+  let pool: MediaPool;
+  const file = (name: string) => path.join(dir, 'in', name);
+  const out = (name: string) => path.join(dir, 'out', name);
+
+  before(async function () {
+    dir = makeTempDir('media-worker-');
+    pool = createMediaPool({ workers: 2, maxQueue: 50, log: () => {} });
+    await Promise.all([
+      writeCameraJpeg(file('camera.jpg'), 2400, 1600),
+      writeJpeg(file('tiny.jpg'), 300, 200),
+      writePng(file('plain.png'), 500, 250),
+      writeTruncatedJpeg(file('truncated.jpg')),
+      writeVideo(file('clip.mp4'), { width: 320, height: 240, seconds: 2 }),
+      writeVideo(file('portrait.mp4'), { width: 320, height: 240, seconds: 2, rotate: 90 }),
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((o) => writeOrientedJpeg(file(`orientation-${o}.jpg`), o)),
+    ]);
+  });
+
+  after(async function () {
+    await pool?.close();
+    removeTempDir(dir);
+  });
+
+  describe('thumbnail', function () {
+    it('should write every size from one task, each at its maximum width', async function () {
+      const outputs = [
+        { size: 'small', width: 400, dest: out('s/camera.jpg.jpg') },
+        { size: 'medium', width: 1200, dest: out('m/camera.jpg.jpg') },
+        { size: 'large', width: 1920, dest: out('l/camera.jpg.jpg') },
+      ];
+      const before = pool.tasksRun;
+      const result = await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs });
+      expect(pool.tasksRun - before).to.equal(1);
+      expect(result).to.deep.include.members([
+        { size: 'small', width: 400, height: 267 },
+        { size: 'medium', width: 1200, height: 800 },
+        { size: 'large', width: 1920, height: 1280 },
+      ]);
+      for (const o of outputs) {
+        const meta = await sharp(o.dest).metadata();
+        expect(meta.format).to.equal('jpeg');
+        expect(meta.width).to.equal(o.width);
+      }
+    });
+
+    it('should not enlarge an original smaller than the preset', async function () {
+      const dest = out('l/tiny.jpg.jpg');
+      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'large', width: 1920, dest }] });
+      const meta = await sharp(dest).metadata();
+      expect([meta.width, meta.height]).to.deep.equal([300, 200]);
+    });
+
+    it('should leave no EXIF (camera, GPS) in the output', async function () {
+      expect((await sharp(file('camera.jpg')).metadata()).exif, 'fixture has EXIF').to.be.an.instanceOf(Buffer);
+      const dest = out('s/camera-noexif.jpg');
+      await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest }] });
+      const meta = await sharp(dest).metadata();
+      expect(meta.exif).to.equal(undefined);
+      expect(meta.xmp).to.equal(undefined);
+      expect(fs.readFileSync(dest).includes('Canon')).to.equal(false);
+    });
+
+    it('should stamp the outputs with the mtime it is given', async function () {
+      const dest = out('s/stamped.jpg');
+      const mtimeMs = Date.UTC(2020, 0, 1, 12, 0, 0, 1);
+      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest }], mtimeMs });
+      expect(fs.statSync(dest).mtimeMs).to.be.closeTo(mtimeMs, 1);
+    });
+
+    it('should leave no temp file beside the outputs', async function () {
+      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest: out('clean/tiny.jpg.jpg') }] });
+      expect(fs.readdirSync(out('clean'))).to.deep.equal(['tiny.jpg.jpg']);
+    });
+
+    for (const orientation of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      it(`should auto-orient EXIF orientation ${orientation}`, async function () {
+        const dest = out(`o/orientation-${orientation}.jpg`);
+        const [result] = await pool.thumbnail({ src: file(`orientation-${orientation}.jpg`), kind: 'image', outputs: [{ size: 'small', width: 400, dest }] });
+        expect([result!.width, result!.height]).to.deep.equal([DISPLAY_WIDTH, DISPLAY_HEIGHT]);
+        expect(await cornerColours(dest)).to.deep.equal({ topLeft: 'red', bottomRight: 'blue' });
+      });
+    }
+
+    it('should make a JPEG from a frame of a video', async function () {
+      const dest = out('s/clip.mp4.jpg');
+      const [result] = await pool.thumbnail({ src: file('clip.mp4'), kind: 'video', outputs: [{ size: 'small', width: 400, dest }] });
+      expect(result).to.deep.equal({ size: 'small', width: 320, height: 240 });
+      expect((await sharp(dest).metadata()).format).to.equal('jpeg');
+    });
+
+    it('should make a portrait thumbnail of a rotated video', async function () {
+      const dest = out('s/portrait.mp4.jpg');
+      const [result] = await pool.thumbnail({ src: file('portrait.mp4'), kind: 'video', outputs: [{ size: 'small', width: 400, dest }] });
+      expect([result!.width, result!.height]).to.deep.equal([240, 320]);
+    });
+
+    it('should reject a truncated JPEG with an Error, and keep working', async function () {
+      const dest = out('s/truncated.jpg.jpg');
+      const err = await pool.thumbnail({ src: file('truncated.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest }] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).to.be.an.instanceOf(MediaTaskError);
+      expect((err as MediaTaskError).status).to.equal(500);
+      expect((err as MediaTaskError).cause).to.be.an.instanceOf(Error);
+      expect(fs.existsSync(dest)).to.equal(false);
+      const [ok] = await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest: out('s/after.jpg') }] });
+      expect(ok!.width).to.equal(300);
+    });
+  });
+
+  describe('exif', function () {
+    it('should answer every field of the camera fixture with its exact value and type', async function () {
+      const record = await pool.exif({ src: file('camera.jpg') });
+      expect(record).to.deep.equal({ ...CAMERA, ImageWidth: 2400, ImageHeight: 1600 });
+      expect(record.ExposureTime).to.be.a('number');
+      expect(record.DateTimeOriginal).to.match(/^\d{4}:\d{2}:\d{2} \d{2}:\d{2}:\d{2}$/);
+    });
+
+    it('should answer nulls and the pixel size for a PNG without EXIF', async function () {
+      expect(await pool.exif({ src: file('plain.png') })).to.deep.equal({
+        Make: null,
+        Model: null,
+        LensModel: null,
+        FocalLength: null,
+        FNumber: null,
+        ExposureTime: null,
+        ISO: null,
+        DateTimeOriginal: null,
+        ImageWidth: 500,
+        ImageHeight: 250,
+      });
+    });
+
+    it('should give the stored size, not the displayed one, of an oriented photo', async function () {
+      const record = await pool.exif({ src: file('orientation-6.jpg') });
+      expect([record.ImageWidth, record.ImageHeight]).to.deep.equal([DISPLAY_HEIGHT, DISPLAY_WIDTH]);
+    });
+
+    it('should read EXIF from a PNG that carries it', async function () {
+      const png = file('with-exif.png');
+      await sharp(file('camera.jpg')).keepExif().png().toFile(png);
+      const record = await pool.exif({ src: png });
+      expect(record).to.include({ Make: 'Canon', ExposureTime: 0.004, ImageWidth: 2400 });
+    });
+
+    it('should reject a file that is not an image', async function () {
+      const junk = file('junk.jpg');
+      fs.writeFileSync(junk, 'not a picture at all');
+      await pool.exif({ src: junk }).then(
+        () => expect.fail('should have rejected'),
+        (err: unknown) => expect(err).to.be.an.instanceOf(MediaTaskError),
+      );
+    });
+  });
+
+  describe('videoInfo', function () {
+    it('should answer duration, size, codec and frame rate', async function () {
+      const info = await pool.videoInfo({ src: file('clip.mp4') });
+      expect(info.duration).to.be.closeTo(2, 0.1);
+      expect([info.width, info.height]).to.deep.equal([320, 240]);
+      expect(info.codec).to.equal('h264');
+      expect(info.fps).to.be.closeTo(29.97, 0.01);
+    });
+
+    it('should swap width and height of a video rotated by 90°', async function () {
+      const info = await pool.videoInfo({ src: file('portrait.mp4') });
+      expect([info.width, info.height]).to.deep.equal([240, 320]);
+    });
+  });
+
+  describe('dimensions', function () {
+    it('should answer the displayed size of photos and videos', async function () {
+      expect(await pool.dimensions({ src: file('orientation-6.jpg'), kind: 'image' })).to.deep.equal({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
+      expect(await pool.dimensions({ src: file('orientation-3.jpg'), kind: 'image' })).to.deep.equal({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
+      expect(await pool.dimensions({ src: file('portrait.mp4'), kind: 'video' })).to.deep.equal({ width: 240, height: 320 });
+    });
+  });
+});

@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+// @ts-ignore -- chai 6 ships no types and @types/chai is not installed; `expect` is typed below.
+import * as chai from 'chai';
+import express, { type Express } from 'express';
+import yauzl from 'yauzl';
+import { errorHandler } from '../../server/error-handler.js';
+import { notFound, unauthorized } from '../../server/http-error.js';
+import { mediaKind } from '../../server/media-types.js';
+import { isMissing, parseRelativePath, resolveInside } from '../../server/paths.js';
+import type { AlbumResolver } from '../../server/resolvers.js';
+import { createDownloadRouter, type DownloadRouterOptions } from '../../server/routes/download.js';
+
+/** The part of chai's BDD interface these tests use (drop this once @types/chai is installed). */
+export interface Assertion {
+  readonly to: Assertion;
+  readonly be: Assertion;
+  readonly is: Assertion;
+  readonly that: Assertion;
+  readonly have: Assertion;
+  readonly deep: Assertion;
+  readonly not: Assertion;
+  equal(value: unknown, message?: string): Assertion;
+  below(value: number, message?: string): Assertion;
+  above(value: number, message?: string): Assertion;
+  a(type: string, message?: string): Assertion;
+  property(name: string, value?: unknown): Assertion;
+  length(n: number, message?: string): Assertion;
+  match(re: RegExp, message?: string): Assertion;
+  instanceOf(ctor: abstract new (...args: never[]) => unknown, message?: string): Assertion;
+  throw(matcher?: RegExp | string): Assertion;
+}
+export const expect = (chai as unknown as { expect: (value: unknown, message?: string) => Assertion }).expect;
+
+/** Token of the fixture's protected album. */
+export const SECRET_TOKEN = 'fixture-secret-token';
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * A resolver built from the real path helpers, standing in for the lead's: path checks (400),
+ * `album.json` presence (404), an X-Album-Token check for albums with a password (401), and
+ * the album's own image files in natural order.
+ */
+export function createTestResolver(root: string): AlbumResolver {
+  return async function resolveAlbum(req, raw) {
+    const rel = parseRelativePath(raw);
+    const dir = await resolveInside(root, rel);
+    let meta: { title?: string; password?: string; token?: string };
+    try {
+      meta = JSON.parse(await fsp.readFile(path.join(dir, 'album.json'), 'utf8')) as typeof meta;
+    } catch (err) {
+      if (isMissing(err)) throw notFound('Album not found');
+      throw err;
+    }
+    const isProtected = Boolean(meta.password);
+    if (isProtected && req.get('X-Album-Token') !== meta.token) throw unauthorized('Missing or invalid album token');
+    const dirents = await fsp.readdir(dir, { withFileTypes: true });
+    const images = dirents
+      .filter((d) => d.isFile() && !d.name.startsWith('.') && mediaKind(d.name) === 'image')
+      .map((d) => d.name)
+      .sort(collator.compare);
+    const name = rel.split('/').pop() as string;
+    return { path: rel, name, title: meta.title ?? name, dir, images, protected: isProtected };
+  };
+}
+
+export function createTestApp(root: string, opts: Omit<DownloadRouterOptions, 'resolveAlbum'> = {}): Express {
+  const app = express();
+  app.use(createDownloadRouter({ resolveAlbum: createTestResolver(root), albumsDir: root, ...opts }));
+  app.use(errorHandler({ log: () => {} }));
+  return app;
+}
+
+export function makeTempDir(prefix = 'gallery-zip-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function writeAlbum(root: string, albumPath: string, meta: Record<string, unknown>, files: Record<string, Buffer | string> = {}): string {
+  const dir = path.join(root, ...albumPath.split('/'));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'album.json'), JSON.stringify(meta));
+  for (const [name, data] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), data);
+  return dir;
+}
+
+/** `count` files of `size` random (incompressible) bytes named IMG_01.jpg… */
+export function writeRandomImages(dir: string, count: number, size: number): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  return Array.from({ length: count }, (_, i) => {
+    const name = `IMG_${String(i + 1).padStart(2, '0')}.jpg`;
+    fs.writeFileSync(path.join(dir, name), crypto.randomBytes(size));
+    return name;
+  });
+}
+
+export interface UnzippedEntry {
+  readonly data: Buffer;
+  readonly mtime: Date;
+  readonly utf8Flag: boolean;
+}
+
+/** Every entry of a ZIP, in archive order, checked by yauzl (sizes, CRC). */
+export async function unzip(zip: Buffer): Promise<Map<string, UnzippedEntry>> {
+  const zipfile = await yauzl.fromBufferPromise(zip, { lazyEntries: true, strictFileNames: true });
+  const out = new Map<string, UnzippedEntry>();
+  for await (const entry of zipfile.eachEntry()) {
+    const stream = await zipfile.openReadStreamPromise(entry);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    out.set(entry.fileName, {
+      data: Buffer.concat(chunks),
+      mtime: entry.getLastModDate({ timezone: 'local' }),
+      utf8Flag: (entry.generalPurposeBitFlag & 0x800) !== 0,
+    });
+  }
+  return out;
+}
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: Buffer;
+  /** False when the connection ended before the message was complete. */
+  readonly complete: boolean;
+}
+
+/** A GET with its exact bytes; no connection reuse, so nothing lingers between tests. */
+export function getRaw(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        // 'error' (aborted) is expected when the server gives up mid-stream; 'close' tells all.
+        res.on('error', () => {});
+        res.on('close', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+export async function listen(app: Express): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export function close(server: http.Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+export const openFds = (): number => fs.readdirSync('/proc/self/fd').length;
+
+/** Polls until `check` holds or `ms` pass; returns the last value of `check`. */
+export async function eventually(check: () => boolean, ms = 2000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+export const q = (albumPath: string): string => `/api/download-album?path=${encodeURIComponent(albumPath)}`;

@@ -1,0 +1,360 @@
+/**
+ * The worker side of the media pool: one file, one named export per task (piscina's
+ * "multiple workers one file" style). Task data and results are plain cloneable objects;
+ * a failing task throws a real Error, which piscina hands back to the caller, and the
+ * worker stays up for the next task.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import ffprobeInstaller from '@ffprobe-installer/ffprobe';
+import ffmpeg from 'fluent-ffmpeg';
+import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import { tempNameFor } from '../server/fs-atomic.js';
+import type { MediaKind } from '../server/media-types.js';
+
+// Both settings are process-wide libvips state, so the main thread must not do image work
+// of its own. The operation cache keeps decoded inputs for reuse, but each original is
+// decoded once per task and never again (the result lands in the thumbnail cache): caching
+// would only hold memory. Parallelism comes from the pool (one worker per core); letting
+// libvips also spread each image over every core would oversubscribe the CPU.
+sharp.cache(false);
+sharp.concurrency(1);
+
+ffmpeg.setFfprobePath(ffprobeInstaller.path);
+
+// exif-parser ships no type declarations: load it through require and describe what we use.
+interface ExifParserResult {
+  tags: Record<string, unknown>;
+  getImageSize(): { width: number; height: number } | undefined;
+}
+interface ExifParser {
+  enableSimpleValues(enable: boolean): ExifParser;
+  enableBinaryFields(enable: boolean): ExifParser;
+  parse(): ExifParserResult;
+}
+const exifParser = createRequire(import.meta.url)('exif-parser') as { create(buffer: Buffer): ExifParser };
+
+// ---------------------------------------------------------------------------------------
+// Shared task and result types (the pool imports them as types only).
+
+export type { MediaKind };
+
+export interface ThumbnailOutput {
+  /** Preset name, echoed back in the result ('small'). */
+  size: string;
+  /** Maximum width in pixels; smaller originals are never enlarged. */
+  width: number;
+  /** Absolute path of the JPEG to write (atomically). */
+  dest: string;
+}
+
+export interface ThumbnailTask {
+  src: string;
+  kind: MediaKind;
+  outputs: ThumbnailOutput[];
+  /**
+   * Modification time (ms) to give every output. The cache stamps its files with the
+   * original's mtime so that a change of the original during generation still reads as stale.
+   */
+  mtimeMs?: number;
+}
+
+export interface ThumbnailResult {
+  size: string;
+  width: number;
+  height: number;
+}
+
+export interface PathTask {
+  src: string;
+}
+
+export interface DimensionsTask {
+  src: string;
+  kind: MediaKind;
+}
+
+/** The SPEC's "Photo metadata (EXIF) record"; a field the file lacks is null. */
+export interface ExifRecord {
+  Make: string | null;
+  Model: string | null;
+  LensModel: string | null;
+  FocalLength: number | null;
+  FNumber: number | null;
+  /** Seconds (1/250 s is 0.004). */
+  ExposureTime: number | null;
+  ISO: number | null;
+  /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock. */
+  DateTimeOriginal: string | null;
+  /** Stored pixel size, before any EXIF orientation. */
+  ImageWidth: number | null;
+  ImageHeight: number | null;
+}
+
+export interface VideoInfo {
+  /** Seconds. */
+  duration: number;
+  /** As displayed: swapped for a ±90° rotation. */
+  width: number;
+  height: number;
+  /** ffprobe's codec_name ('h264'). */
+  codec: string;
+  fps: number;
+}
+
+export interface Dimensions {
+  width: number;
+  height: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tasks
+
+/** Renders every requested size from a single decode of the original (or of a video frame). */
+export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]> {
+  if (task.outputs.length === 0) return [];
+  const outputs = [...task.outputs].sort((a, b) => b.width - a.width);
+  const input = task.kind === 'video' ? await grabVideoFrame(task.src) : task.src;
+
+  // The largest width goes into the decoding pipeline so libvips can shrink on load
+  // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale); the oriented, shrunk pixels are
+  // kept raw and every output is encoded from them. JPEG has no alpha: flatten on white.
+  const { data, info } = await sharp(input, SHARP_INPUT)
+    .timeout({ seconds: TIMEOUT_SECONDS })
+    .autoOrient()
+    .resize({ width: outputs[0]!.width, withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+
+  const results: ThumbnailResult[] = [];
+  for (const out of outputs) {
+    const pipeline = sharp(data, raw).timeout({ seconds: TIMEOUT_SECONDS });
+    if (out.width < info.width) pipeline.resize({ width: out.width });
+    // No withMetadata/keepExif: sharp writes no EXIF, so no GPS position ever leaks.
+    const written = await writeAtomically(pipeline.jpeg({ quality: 85 }), out.dest, task.mtimeMs);
+    results.push({ size: out.size, ...written });
+  }
+  return results;
+}
+
+/** The SPEC's EXIF record, reading only the head of the file. */
+export async function exif({ src }: PathTask): Promise<ExifRecord> {
+  const head = await readHead(src, EXIF_HEAD_BYTES);
+  let tags: Record<string, unknown> = {};
+  let size: Dimensions | undefined;
+
+  if (isJpeg(head)) {
+    try {
+      const parsed = exifParser.create(head).enableSimpleValues(false).parse();
+      tags = parsed.tags;
+      size = parsed.getImageSize();
+    } catch {
+      // A damaged EXIF block, or a frame header past the head: the pixels may still be fine.
+    }
+  }
+  if (!isJpeg(head) || size === undefined) {
+    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers.
+    const meta = await sharp(src, SHARP_INPUT).metadata();
+    if (meta.exif && Object.keys(tags).length === 0) tags = parseExifBlock(meta.exif);
+    size = { width: meta.width, height: meta.height };
+  }
+
+  return {
+    Make: text(tags.Make),
+    Model: text(tags.Model),
+    LensModel: text(tags.LensModel),
+    FocalLength: number(tags.FocalLength),
+    FNumber: number(tags.FNumber),
+    ExposureTime: number(tags.ExposureTime),
+    ISO: number(tags.ISO),
+    DateTimeOriginal: exifDate(tags.DateTimeOriginal),
+    ImageWidth: size?.width ?? null,
+    ImageHeight: size?.height ?? null,
+  };
+}
+
+/** Duration, displayed size, codec and frame rate of the first video stream. */
+export async function videoInfo({ src }: PathTask): Promise<VideoInfo> {
+  const data = await probe(src);
+  const stream = data.streams.find((s) => s.codec_type === 'video');
+  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
+  const { width, height } = displayedSize(stream);
+  const duration = finite(data.format.duration) ?? finite(Number(stream.duration)) ?? 0;
+  const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
+  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+}
+
+/** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
+export async function dimensions({ src, kind }: DimensionsTask): Promise<Dimensions> {
+  if (kind === 'video') {
+    const { width, height } = await videoInfo({ src });
+    return { width, height };
+  }
+  const meta = await sharp(src, SHARP_INPUT).metadata();
+  return { width: meta.autoOrient.width, height: meta.autoOrient.height };
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+/**
+ * 'error' rather than the default 'warning': real cameras write files with harmless
+ * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
+ */
+const SHARP_INPUT: SharpOptions = { failOn: 'error' };
+const TIMEOUT_SECONDS = 60;
+/** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
+const EXIF_HEAD_BYTES = 256 * 1024;
+
+async function writeAtomically(pipeline: Sharp, dest: string, mtimeMs: number | undefined): Promise<Dimensions> {
+  await fs.mkdir(path.dirname(dest), { recursive: true });
+  const tmp = tempNameFor(dest);
+  try {
+    const info = await pipeline.toFile(tmp);
+    if (mtimeMs !== undefined) await fs.utimes(tmp, new Date(), new Date(mtimeMs));
+    await fs.rename(tmp, dest);
+    return { width: info.width, height: info.height };
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    // Unsafe is fine: only the bytes read are kept.
+    const buffer = Buffer.allocUnsafe(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function isJpeg(head: Buffer): boolean {
+  return head.length > 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
+}
+
+/**
+ * sharp gives the raw EXIF block of any container (with or without the 'Exif\0\0' prefix);
+ * exif-parser only reads JPEG, so the block is wrapped in a minimal JPEG APP1 segment.
+ */
+function parseExifBlock(block: Buffer): Record<string, unknown> {
+  const prefix = Buffer.from('Exif\0\0', 'latin1');
+  const payload = block.subarray(0, 6).equals(prefix) ? block : Buffer.concat([prefix, block]);
+  if (payload.length + 2 > 0xffff) return {};
+  const header = Buffer.from([0xff, 0xd8, 0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
+  try {
+    return exifParser.create(Buffer.concat([header, payload])).enableSimpleValues(false).parse().tags;
+  } catch {
+    return {};
+  }
+}
+
+function text(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/**
+ * exif-parser's raw values: [n] for integers, [[numerator, denominator]] for rationals.
+ * Raw mode (no "simple values") keeps DateTimeOriginal as the camera wrote it.
+ */
+function number(value: unknown): number | null {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (Array.isArray(first)) {
+    const [num, den] = first as unknown[];
+    return typeof num === 'number' && typeof den === 'number' && den !== 0 ? num / den : null;
+  }
+  return finite(first) ?? null;
+}
+
+/** 'YYYY:MM:DD HH:MM:SS'; also accepts the ISO-like variant some tools write; null when unset. */
+function exifDate(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
+  if (!m || m[1] === '0000') return null;
+  return `${m[1]}:${m[2]}:${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
+}
+
+function finite(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** '30000/1001' → 29.97…; '0/0' (unknown) → undefined. */
+function frameRate(ratio: string | undefined): number | undefined {
+  if (!ratio) return undefined;
+  const [num, den] = ratio.split('/').map(Number);
+  if (den === undefined) return finite(num);
+  return num && den ? num / den : undefined;
+}
+
+function probe(src: string): Promise<ffmpeg.FfprobeData> {
+  return new Promise((resolve, reject) => {
+    ffmpeg.ffprobe(src, (err: unknown, data) => {
+      if (err) reject(err instanceof Error ? err : new Error(String(err)));
+      else resolve(data);
+    });
+  });
+}
+
+/**
+ * Phones store portrait video as landscape frames plus a rotation: older files carry a
+ * `rotate` tag, newer ffprobe reports the display matrix's `rotation` (fluent-ffmpeg flattens
+ * side data into the stream, leaving negative numbers as strings).
+ */
+function displayedSize(stream: ffmpeg.FfprobeStream): Dimensions {
+  const width = stream.width ?? 0;
+  const height = stream.height ?? 0;
+  const rotation = Number(stream.rotation ?? stream.tags?.rotate ?? 0);
+  return Math.abs(rotation) % 180 === 90 ? { width: height, height: width } : { width, height };
+}
+
+const FRAME_TIMEOUT_MS = 30_000;
+
+/**
+ * One frame near the start, as PNG bytes: at 1 s or 10 % of the duration, whichever comes
+ * first, so a fade-in or a black first frame is skipped but a short clip still has a frame.
+ * ffmpeg applies the rotation itself, so the frame comes out as displayed.
+ */
+async function grabVideoFrame(src: string): Promise<Buffer> {
+  const { duration } = await videoInfo({ src });
+  const at = Math.min(1, duration * 0.1);
+  const frame = await ffmpegFrame(src, at);
+  // A duration the container got wrong can put the seek past the end: fall back to frame 0.
+  return frame.length > 0 || at === 0 ? frame : ffmpegFrame(src, 0);
+}
+
+function ffmpegFrame(src: string, atSeconds: number): Promise<Buffer> {
+  const args = [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    // Input seeking (before -i) jumps to the nearest keyframe instead of decoding up to it.
+    ...(atSeconds > 0 ? ['-ss', atSeconds.toFixed(3)] : []),
+    '-i', src,
+    '-frames:v', '1', '-an', '-sn', '-dn',
+    // PNG keeps the frame lossless; level 1 is quick and keeps the pipe small.
+    '-f', 'image2pipe', '-c:v', 'png', '-compression_level', '1',
+    'pipe:1',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegInstaller.path, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: FRAME_TIMEOUT_MS });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(new Error(`ffmpeg could not extract a frame of ${path.basename(src)} (${signal ?? `exit ${code}`}): ${stderr.trim()}`));
+    });
+  });
+}
