@@ -43,7 +43,7 @@ export function hasHiddenSegment(relPath: string): boolean {
 /** True when `child` is `root` or lies below it (both absolute and normalised). */
 export function isInside(root: string, child: string): boolean {
   const rel = path.relative(root, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**

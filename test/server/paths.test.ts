@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { HttpError } from '../../server/http-error.js';
-import { decodeUrlPath, parseRelativePath, resolveInside } from '../../server/paths.js';
+import { decodeUrlPath, isInside, parseRelativePath, resolveInside } from '../../server/paths.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 function statusOf(fn: () => unknown): number | undefined {
@@ -88,5 +88,16 @@ describe('resolveInside', () => {
   it('should answer 404 for a missing file', async () => {
     const err = await resolveInside(root, 'a/none.jpg').catch((e: unknown) => e);
     expect(err).to.be.instanceOf(HttpError).with.property('status', 404);
+  });
+});
+
+describe('isInside', () => {
+  it('should tell children from siblings and parents', () => {
+    expect(isInside('/srv/albums', '/srv/albums')).to.equal(true);
+    expect(isInside('/srv/albums', '/srv/albums/a/b.jpg')).to.equal(true);
+    expect(isInside('/srv/albums', '/srv/albums/..foo.jpg')).to.equal(true);
+    expect(isInside('/srv/albums', '/srv/albums-other/x.jpg')).to.equal(false);
+    expect(isInside('/srv/albums', '/srv')).to.equal(false);
+    expect(isInside('/srv/albums', '/etc/passwd')).to.equal(false);
   });
 });
