@@ -28,6 +28,8 @@ export interface AppDeps {
   readonly resolveMedia: MediaResolver;
   /** Routers of the media pipeline and downloads, mounted before the API 404. */
   readonly apiRouters?: readonly Router[];
+  /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
+  readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
   readonly log?: (msg: string, err: unknown) => void;
   /** Receives one JSON line per request (server/request-log.ts); none when absent. */
@@ -59,7 +61,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
   }
 
-  const stats = new MediaStats(config.albumsDir);
+  const stats = deps.stats ?? new MediaStats(config.albumsDir);
   const pages = new StaticPages(app, index, home, stats, config.contentDir);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
@@ -71,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
   app.get('/photos', servePage('photos'));
-  app.get('/photos/*splat', albumPageHandler({ index, stats, production: config.production, dimensions: deps.dimensions }));
+  app.get('/photos/*splat', albumPageHandler({ index, stats, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }));
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));

@@ -8,6 +8,9 @@ import { HomeContentStore } from './home-content.js';
 import { createMetadataService } from './media/metadata.js';
 import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
+import { DimensionsCache } from './pages/dimensions.js';
+import { MediaStats } from './pages/media-stats.js';
+import { createAlbumMediaRouter } from './routes/album-media-api.js';
 import { createDownloadRouter } from './routes/download.js';
 import { createMediaApiRouter } from './routes/media-api.js';
 
@@ -45,6 +48,8 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
   const { resolveMedia, resolveAlbum } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
+  const stats = new MediaStats(config.albumsDir);
+  const dimensions = new DimensionsCache({ albumsDir: config.albumsDir, cacheDir: config.cacheDir, reader: pool, log: logError });
   const app = createApp({
     config,
     index,
@@ -54,7 +59,10 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
     apiRouters: [
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, log: logError }),
       createDownloadRouter({ resolveAlbum, albumsDir: config.albumsDir, log: logError }),
+      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],
+    stats,
+    dimensions: dimensions.provide,
     requestLog: opts.requestLog,
     // The pool already logged the failure of a media task; the error handler logs the rest.
     log: (message, err) => (isMediaTaskError(err) ? undefined : logError(message, err)),
@@ -67,6 +75,7 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
     async close() {
       index.close();
       home.close();
+      await dimensions.flush();
       await pool.close();
     },
   };

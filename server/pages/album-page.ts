@@ -1,41 +1,40 @@
-import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { accessOf } from '../access/gallery-access.js';
+import { MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../albums/album-index.js';
-import { type Album, breadcrumbsOf, countMedia, isAlbum, isProtected, type MediaItem, titleOf, type TreeNode } from '../albums/album-tree.js';
+import { type Album, breadcrumbsOf, countMedia, isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
 import { notFound } from '../http-error.js';
 import { decodeUrlPath, hasHiddenSegment } from '../paths.js';
 import { cardFor, listedChildren } from './cards.js';
+import type { DimensionsProvider } from './dimensions.js';
+import { albumMediaApiUrl, MEDIA_PER_PAGE, type MediaView, mediaViews, pageCount } from './media-items.js';
 import type { MediaStats } from './media-stats.js';
-import { albumPageUrl, downloadUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
+import { albumPageUrl, downloadUrl } from './urls.js';
 
-/** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
-export const MEDIA_PER_PAGE = 200;
+export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
+export { MEDIA_PER_PAGE } from './media-items.js';
 
-/** Display size and duration of a media file, when known (filled by the media pipeline). */
-export interface MediaDimensions {
-  readonly width: number;
-  readonly height: number;
-  readonly duration?: number | undefined;
-}
-export type DimensionsProvider = (node: TreeNode, items: readonly MediaItem[]) => Promise<(MediaDimensions | undefined)[]>;
+const WRONG_PASSWORD = 'Wrong password. Please try again.';
+const LOCKOUT_MINUTES = 15;
 
-const ERROR_MESSAGES: Readonly<Record<string, string>> = {
-  'wrong-password': 'Wrong password. Please try again.',
-  'rate-limited': 'Too many wrong passwords. Please retry in 15 minutes.',
-};
-
+/** `sizes` of each layout, matching the tile widths in site.css. */
 const SIZES: Readonly<Record<string, string>> = {
-  grid: '(max-width: 600px) 50vw, (max-width: 1100px) 33vw, 360px',
-  masonry: '(max-width: 600px) 100vw, (max-width: 1100px) 50vw, 480px',
-  single: '(max-width: 1300px) 100vw, 1200px',
+  grid: '(max-width: 600px) 50vw, (max-width: 1100px) 33vw, 300px',
+  masonry: '(max-width: 600px) 60vw, 420px',
+  single: '(max-width: 1240px) 100vw, 1200px',
 };
 
-function formatDuration(seconds: number | undefined): string | undefined {
-  if (seconds === undefined || !Number.isFinite(seconds)) return undefined;
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+/**
+ * In justified rows a tile is as wide as its aspect ratio times the row height (a little
+ * more once the row stretches), so a panorama needs a bigger thumbnail than a portrait.
+ * Heights are site.css's --row with room for the stretch.
+ */
+function sizesOf(style: string, m: MediaView): string {
+  if (style !== 'masonry' || !m.width || !m.height) return SIZES[style] ?? SIZES.grid!;
+  const ar = m.width / m.height;
+  return `(max-width: 600px) min(100vw, ${Math.ceil(ar * 170)}px), ${Math.ceil(ar * 320)}px`;
 }
 
 /** `?page=N`: absent is page 1; anything but a positive integer within range is a 404. */
@@ -50,7 +49,9 @@ export interface AlbumPageDeps {
   readonly index: AlbumIndex;
   readonly stats: MediaStats;
   readonly production: boolean;
-  readonly dimensions?: DimensionsProvider;
+  readonly dimensions?: DimensionsProvider | undefined;
+  /** When given, the rate-limit message tells how long the visitor still has to wait. */
+  readonly limiter?: Pick<PasswordLimiter, 'store'> | undefined;
 }
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
@@ -63,7 +64,15 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards });
   }
 
-  function renderLocked(req: Request, res: Response, album: Album): void {
+  /** Minutes left in this client's lockout, or undefined when unknown (no limiter, no lockout). */
+  async function lockoutMinutes(req: Request): Promise<number | undefined> {
+    const info = await deps.limiter?.store.get(ipKeyGenerator(req.ip ?? ''));
+    if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return undefined;
+    const ms = info.resetTime.getTime() - Date.now();
+    return Math.min(LOCKOUT_MINUTES, Math.max(1, Math.ceil(ms / 60_000)));
+  }
+
+  async function renderLocked(req: Request, res: Response, album: Album): Promise<void> {
     res.set('Cache-Control', 'no-store');
     // SameSite=strict keeps the cookie off a navigation that starts on another site: reload
     // once from here (same-site), and a visitor who unlocked earlier sees the album.
@@ -71,56 +80,37 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       res.render('locked-reload', { pageTitle: album.meta.title, refresh: true });
       return;
     }
-    const error = typeof req.query.error === 'string' ? ERROR_MESSAGES[req.query.error] : undefined;
-    res.render('locked', {
-      title: album.meta.title,
-      albumPath: album.path,
-      returnUrl: albumPageUrl(album.path),
-      error,
-      rateLimited: req.query.error === 'rate-limited',
-    });
+    let error: string | undefined;
+    if (req.query.error === 'wrong-password') error = WRONG_PASSWORD;
+    if (req.query.error === 'rate-limited') {
+      const minutes = (await lockoutMinutes(req)) ?? LOCKOUT_MINUTES;
+      error = `Too many wrong passwords. Please retry in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    }
+    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl: albumPageUrl(album.path), error });
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
     const total = album.media.length;
-    const pages = Math.max(1, Math.ceil(total / MEDIA_PER_PAGE));
+    const pages = pageCount(total);
     const page = pageNumber(req, pages);
-    const items = album.media.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
-    const [itemStats, dims, children] = await Promise.all([
-      stats.all(album, items),
-      deps.dimensions ? deps.dimensions(album, items) : Promise.resolve(items.map(() => undefined)),
+    const [media, children] = await Promise.all([
+      mediaViews(album, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
     ]);
-    const media = items.map((m, i) => {
-      const mediaPath = `${album.path}/${m.name}`;
-      const v = itemStats[i]?.mtimeMs;
-      const d = dims[i];
-      return {
-        name: m.name,
-        kind: m.kind,
-        path: mediaPath,
-        alt: path.parse(m.name).name,
-        original: originalUrl(mediaPath),
-        src: thumbnailUrl(mediaPath, 'small', v),
-        large: thumbnailUrl(mediaPath, 'large', v),
-        srcset: thumbnailSrcset(mediaPath, v),
-        width: d?.width,
-        height: d?.height,
-        duration: formatDuration(d?.duration),
-      };
-    });
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
+    const counts = countMedia(album);
     res.set('Cache-Control', isProtected(album) ? 'no-store' : 'no-cache');
     res.render('album', {
       title: album.meta.title,
       albumPath: album.path,
       crumbs: crumbs(album),
       style: album.meta.style,
-      sizes: SIZES[album.meta.style],
-      counts: countMedia(album),
+      counts,
+      summary: summaryOf(counts, children.length),
       children,
-      media,
+      media: media.map((m) => ({ ...m, sizes: sizesOf(album.meta.style, m) })),
       downloadUrl: downloadUrl(album.path),
+      mediaApiUrl: albumMediaApiUrl(album.path),
       pagination: {
         page,
         pages,
@@ -144,6 +134,17 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     if (access.viaUrlToken) grantTokens(req, res, deps.production, [access.viaUrlToken]);
     return renderAlbum(req, res, node);
   };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** '12 photos · 1 video · 2 albums' under the title. */
+function summaryOf(counts: { photos: number; videos: number }, albums: number): string {
+  const parts = [];
+  if (counts.photos) parts.push(plural(counts.photos, 'photo'));
+  if (counts.videos) parts.push(plural(counts.videos, 'video'));
+  if (albums) parts.push(plural(albums, 'album'));
+  return parts.join(' · ') || 'Empty album';
 }
 
 function crumbs(node: TreeNode) {

@@ -25,8 +25,10 @@ export function originalsHandler(resolveMedia: MediaResolver): RequestHandler {
           'Cache-Control': media.protected ? PRIVATE_IMMUTABLE : PUBLIC_IMMUTABLE,
         },
       },
-      (err) => {
-        if (err && !res.headersSent) next(err);
+      (err: (Error & { code?: string }) | undefined) => {
+        // A visitor who stops a video or leaves the page is not a server error.
+        if (!err || err.code === 'ECONNABORTED' || req.aborted || res.destroyed) return;
+        if (!res.headersSent) next(err);
       },
     );
   };

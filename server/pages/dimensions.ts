@@ -1,0 +1,256 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { MediaItem, TreeNode } from '../albums/album-tree.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+import { HttpError } from '../http-error.js';
+import type { MediaKind } from '../media-types.js';
+
+/** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
+export interface MediaDimensions {
+  readonly width: number;
+  readonly height: number;
+  readonly duration?: number | undefined;
+}
+
+/** Dimensions of some media of one album, in the order asked; undefined where unknown. */
+export type DimensionsProvider = (node: TreeNode, items: readonly MediaItem[]) => Promise<(MediaDimensions | undefined)[]>;
+
+/** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
+export interface HeaderReader {
+  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number }>;
+  videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number }>;
+}
+
+export interface DimensionsCacheOptions {
+  readonly albumsDir: string;
+  readonly cacheDir: string;
+  readonly reader: HeaderReader;
+  /** Header reads in flight at once: the pool's queue is shared with thumbnails. */
+  readonly concurrency?: number;
+  /** How long a page waits for first reads; later ones still land in the cache. */
+  readonly waitMs?: number;
+  readonly log?: (message: string, err: unknown) => void;
+}
+
+/** What is kept per file: its identity (mtime and size) and what was read from it. */
+interface Stored {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly width: number;
+  readonly height: number;
+  readonly duration?: number;
+}
+
+interface AlbumRecord {
+  readonly entries: Map<string, Stored>;
+  /** Saves of one album run one after another, so an older snapshot never lands last. */
+  saving: Promise<void>;
+}
+
+const FILE_VERSION = 1;
+/** Dot-named: no album directory can be called that (CONTRACT §2), so it never collides. */
+export const DIMENSIONS_FILE = '.dimensions.json';
+
+/**
+ * Photo and video sizes for page layout, read from file headers once (in the media pool),
+ * then remembered: in memory per MediaItem (a rescan makes new items, so a replaced file
+ * is looked at again), and on disk per album under `CACHE_DIR/dimensions/{album}/`, keyed
+ * by file name, mtime and size, so a restart does not read every header again.
+ */
+export class DimensionsCache {
+  readonly #opts: Required<DimensionsCacheOptions>;
+  /** null: the file could not be read; not asked again until the item changes. */
+  readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
+  readonly #albums = new Map<string, Promise<AlbumRecord>>();
+  /** Reads under way; null: unreadable, undefined: not now (a busy pool). */
+  readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
+  readonly #background = new Set<Promise<void>>();
+  readonly #slots: Semaphore;
+
+  constructor(opts: DimensionsCacheOptions) {
+    // Field by field, so an option passed as undefined still gets its default.
+    this.#opts = {
+      ...opts,
+      concurrency: opts.concurrency ?? 4,
+      waitMs: opts.waitMs ?? 3000,
+      log: opts.log ?? ((m, e) => console.warn(m, e)),
+    };
+    if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
+      throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
+    }
+    this.#slots = new Semaphore(this.#opts.concurrency);
+  }
+
+  /** The DimensionsProvider for the album page and the album-media API. */
+  readonly provide: DimensionsProvider = (node, items) => this.lookup(node, items);
+
+  async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
+    const missing = items.filter((i) => !this.#known.has(i));
+    if (missing.length > 0) {
+      const record = await this.#record(node.path);
+      const done = Promise.all(missing.map((item) => this.#fill(node, item, record))).then((changed) => {
+        if (changed.some(Boolean)) return this.#save(node, record);
+      });
+      this.#track(done);
+      // A cold album must not hold the page for long: what is not read by then renders
+      // without a size this once.
+      await Promise.race([done.catch(() => undefined), delay(this.#opts.waitMs)]);
+    }
+    return items.map((i) => this.#known.get(i) ?? undefined);
+  }
+
+  /** Resolves when every read and save started so far has finished (tests, shutdown). */
+  async flush(): Promise<void> {
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
+
+  /** The cache file of an album. */
+  fileOf(albumPath: string): string {
+    return path.join(this.#opts.cacheDir, 'dimensions', ...albumPath.split('/'), DIMENSIONS_FILE);
+  }
+
+  /** Finds one item's size in the album record or reads it; true when the record changed. */
+  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<boolean> {
+    const src = path.join(this.#opts.albumsDir, ...node.path.split('/'), item.name);
+    let stat: { mtimeMs: number; size: number };
+    try {
+      stat = await fs.stat(src);
+    } catch {
+      this.#known.set(item, null);
+      return false;
+    }
+    const stored = record.entries.get(item.name);
+    if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size) {
+      this.#known.set(item, toDimensions(stored));
+      return false;
+    }
+    const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
+    let reading = this.#inFlight.get(key);
+    if (!reading) {
+      reading = this.#read(src, item.kind, stat).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, reading);
+    }
+    const read = await reading;
+    if (read === null) this.#known.set(item, null);
+    if (!read) return false;
+    record.entries.set(item.name, read);
+    this.#known.set(item, toDimensions(read));
+    return true;
+  }
+
+  async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }): Promise<Stored | null | undefined> {
+    const release = await this.#slots.acquire();
+    try {
+      const { reader } = this.#opts;
+      // A video's info holds its duration too, for the badge: one probe gives both.
+      const read: { width: number; height: number; duration?: number } =
+        kind === 'video' ? await reader.videoInfo({ src }) : await reader.dimensions({ src, kind });
+      if (!(read.width > 0 && read.height > 0)) return null;
+      const { duration } = read;
+      const stored: Stored = { mtimeMs: stat.mtimeMs, size: stat.size, width: read.width, height: read.height };
+      return duration !== undefined && Number.isFinite(duration) && duration > 0 ? { ...stored, duration } : stored;
+    } catch (err) {
+      // A busy pool is a "not now": the next page view asks again. Anything else (a corrupt
+      // file) is not asked again until the file changes; the page renders without a size.
+      if (err instanceof HttpError && err.status === 503) return undefined;
+      // The pool logs its own failures (as HttpErrors); anything else is news.
+      if (!(err instanceof HttpError)) this.#opts.log(`could not read the size of ${src}`, err);
+      return null;
+    } finally {
+      release();
+    }
+  }
+
+  #record(albumPath: string): Promise<AlbumRecord> {
+    let record = this.#albums.get(albumPath);
+    if (!record) {
+      record = this.#load(albumPath);
+      this.#albums.set(albumPath, record);
+    }
+    return record;
+  }
+
+  async #load(albumPath: string): Promise<AlbumRecord> {
+    const entries = new Map<string, Stored>();
+    try {
+      const parsed = JSON.parse(await fs.readFile(this.fileOf(albumPath), 'utf8')) as unknown;
+      for (const [name, value] of Object.entries(entriesOf(parsed))) {
+        if (isStored(value)) entries.set(name, value);
+      }
+    } catch {
+      // No file yet, or one from another version or cut short: start empty, it is a cache.
+    }
+    return { entries, saving: Promise.resolve() };
+  }
+
+  /** Writes the album's record, keeping only files the album still has. */
+  #save(node: TreeNode, record: AlbumRecord): Promise<void> {
+    record.saving = record.saving.then(async () => {
+      const names = new Set(node.media.map((m) => m.name));
+      const entries: Record<string, Stored> = {};
+      for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
+      const file = this.fileOf(node.path);
+      try {
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, JSON.stringify({ version: FILE_VERSION, entries }));
+      } catch (err) {
+        // A read-only cache costs header reads after a restart, not pages.
+        this.#opts.log(`could not write ${file}`, err);
+      }
+    });
+    return record.saving;
+  }
+
+  #track(work: Promise<unknown>): void {
+    const tracked = work.then(
+      () => undefined,
+      (err: unknown) => this.#opts.log('dimensions lookup failed', err),
+    );
+    this.#background.add(tracked);
+    void tracked.finally(() => this.#background.delete(tracked));
+  }
+}
+
+function toDimensions(s: Stored): MediaDimensions {
+  return { width: s.width, height: s.height, duration: s.duration };
+}
+
+function entriesOf(parsed: unknown): Record<string, unknown> {
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const { version, entries } = parsed as { version?: unknown; entries?: unknown };
+  return version === FILE_VERSION && typeof entries === 'object' && entries !== null ? (entries as Record<string, unknown>) : {};
+}
+
+function isStored(v: unknown): v is Stored {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+  return typeof s.mtimeMs === 'number' && typeof s.size === 'number' && positive(s.width) && positive(s.height) && (s.duration === undefined || positive(s.duration));
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** At most `limit` holders at once; the others wait in arrival order. */
+class Semaphore {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.#free = limit;
+  }
+
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}

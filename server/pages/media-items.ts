@@ -1,0 +1,83 @@
+import path from 'node:path';
+import type { Album, MediaItem } from '../albums/album-tree.js';
+import type { MediaKind } from '../media-types.js';
+import type { DimensionsProvider } from './dimensions.js';
+import type { MediaStats } from './media-stats.js';
+import { originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
+
+/** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
+export const MEDIA_PER_PAGE = 200;
+
+/** One photo or video as the album page and the album-media API show it. */
+export interface MediaView {
+  /** Position in the whole album (0-based), so the lightbox can span every page. */
+  readonly index: number;
+  readonly name: string;
+  readonly kind: MediaKind;
+  /** Path relative to ALBUMS_DIR, for `/api/exif?path=` and friends. */
+  readonly path: string;
+  readonly alt: string;
+  readonly original: string;
+  readonly src: string;
+  readonly large: string;
+  readonly srcset: string;
+  /** Display size; null when it could not be read (yet). */
+  readonly width: number | null;
+  readonly height: number | null;
+  /** Seconds, videos only. */
+  readonly duration: number | null;
+  /** '1:05', for the badge. */
+  readonly durationText: string | null;
+}
+
+export function formatDuration(seconds: number | null | undefined): string | null {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return null;
+  const s = Math.max(1, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** The album-media API (server/routes/album-media-api.ts) for one album. */
+export const albumMediaApiUrl = (albumPath: string): string => `/api/album-media?path=${encodeURIComponent(albumPath)}`;
+
+/** Pages of an album, at least one (an empty album still has its page 1). */
+export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / MEDIA_PER_PAGE));
+
+export const pageItems = (album: Album, page: number): readonly MediaItem[] =>
+  album.media.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
+
+/** Views of one page of an album's media, with thumbnail versions and sizes. */
+export async function mediaViews(album: Album, page: number, stats: MediaStats, dimensions: DimensionsProvider | undefined): Promise<MediaView[]> {
+  const items = pageItems(album, page);
+  const offset = (page - 1) * MEDIA_PER_PAGE;
+  const [itemStats, dims] = await Promise.all([stats.all(album, items), dimensions ? dimensions(album, items) : Promise.resolve(items.map(() => undefined))]);
+  return items.map((m, i) => {
+    const mediaPath = `${album.path}/${m.name}`;
+    const v = itemStats[i]?.mtimeMs;
+    const d = dims[i];
+    const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
+    return {
+      index: offset + i,
+      name: m.name,
+      kind: m.kind,
+      path: mediaPath,
+      alt: altOf(m),
+      original: originalUrl(mediaPath),
+      src: thumbnailUrl(mediaPath, 'small', v),
+      large: thumbnailUrl(mediaPath, 'large', v),
+      srcset: thumbnailSrcset(mediaPath, v),
+      width: d?.width ?? null,
+      height: d?.height ?? null,
+      duration,
+      durationText: formatDuration(duration),
+    };
+  });
+}
+
+/** The file name is all we know about a photo; 'IMG_0001' is still better than nothing. */
+function altOf(m: MediaItem): string {
+  const stem = path.parse(m.name).name;
+  return m.kind === 'video' ? `Video: ${stem}` : stem;
+}

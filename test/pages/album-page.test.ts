@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { expect } from 'chai';
+import cookieParser from 'cookie-parser';
+import express from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import request from 'supertest';
+import { createPasswordLimiter, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../../server/access/password-limiter.js';
+import { AlbumIndex } from '../../server/albums/album-index.js';
+import { errorHandler } from '../../server/error-handler.js';
+import { albumPageHandler } from '../../server/pages/album-page.js';
+import { createAssetUrls } from '../../server/pages/asset-urls.js';
+import type { DimensionsProvider } from '../../server/pages/dimensions.js';
+import { MediaStats } from '../../server/pages/media-stats.js';
+import { ROOT_DIR, VIEWS_DIR } from '../../server/root-dir.js';
+import { GalleryFixture } from '../support/gallery-fixture.js';
+
+const fakeDimensions: DimensionsProvider = async (_node, items) =>
+  items.map((m) => (m.kind === 'video' ? { width: 1280, height: 720, duration: 65 } : m.name === 'tall.jpg' ? { width: 800, height: 1200 } : undefined));
+
+/** The album page route alone, set up as createApp sets it up, with the optional deps under test. */
+function pageApp(index: AlbumIndex, albumsDir: string, deps: { dimensions?: DimensionsProvider; limiter?: PasswordLimiter } = {}) {
+  const app = express();
+  app.set('view engine', 'ejs');
+  app.set('views', VIEWS_DIR);
+  app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist') });
+  app.use(cookieParser());
+  app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(albumsDir), production: false, ...deps }));
+  app.use(errorHandler({ log: () => {} }));
+  return request(app);
+}
+
+describe('album page', () => {
+  const fx = new GalleryFixture();
+  let index: AlbumIndex;
+
+  before(async function () {
+    this.timeout(30_000);
+    await fx.build({
+      '2024/trip': { meta: { title: 'Trip', style: 'masonry' }, files: ['wide.jpg', 'tall.jpg', 'clip.mp4'] },
+      '2024/trip/day-two': { meta: { title: 'Day two' }, files: ['d.jpg'] },
+      '2024/trip/locked-day': { meta: { title: 'Locked day', password: 'pw' }, files: ['locked-photo.jpg'] },
+      '2024/secret': { meta: { title: 'Secret', password: 'pw' }, files: ['s.jpg'] },
+    });
+    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
+  });
+  after(async () => {
+    index.close();
+    await fx.close();
+  });
+
+  describe('with sizes from the dimensions provider', () => {
+    it('should give each image its width and height, and its tile its aspect ratio', async () => {
+      const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
+      expect(res.text).to.match(/<li class="media__item media__item--image" data-ar="0\.6667">\s*<a class="media__link" href="\/albums\/2024\/trip\/tall\.jpg" data-index="1" data-name="tall\.jpg"[^>]* data-width="800" data-height="1200"/);
+      expect(res.text).to.match(/<img [^>]*alt="tall" loading="lazy" decoding="async" width="800" height="1200">/);
+    });
+
+    it('should show a video with a play mark and its duration', async () => {
+      const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
+      expect(res.text).to.include('media__item--video" data-ar="1.7778"').and.include('class="media__play"');
+      expect(res.text).to.include('<span class="badge badge--video">1:05</span>');
+      expect(res.text).to.include('data-duration="65"').and.include('alt="Video: clip"');
+    });
+
+    it('should leave sizes out where they are unknown', async () => {
+      const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
+      const wide = /<li[^>]*>\s*<a[^>]*data-name="wide\.jpg"[^>]*>\s*<img[^>]*>/.exec(res.text)?.[0];
+      expect(wide).to.be.a('string').and.not.include('data-ar').and.not.include('width=');
+    });
+  });
+
+  describe('the page itself', () => {
+    let text: string;
+    before(async () => {
+      text = (await pageApp(index, fx.albumsDir).get('/photos/2024/trip').expect(200)).text;
+    });
+
+    it('should list child albums as cards, with a lock on protected ones', async () => {
+      expect(text).to.include('id="albums-heading"').and.include('Day two').and.include('card card--locked');
+      expect(text).to.not.include('locked-photo');
+    });
+
+    it('should offer the ZIP download and the photo count', async () => {
+      expect(text).to.include('href="/api/download-album?path=2024%2Ftrip" download').and.include('2 photos · 1 video · 2 albums');
+    });
+
+    it('should hand the scripts versioned module URLs and the album-media API', async () => {
+      expect(text).to.include('data-api="/api/album-media?path=2024%2Ftrip"');
+      expect(text).to.match(/data-assets="[^"]*\/assets\/lightbox\.js\?v=[0-9a-f]{10}/);
+      expect(text).to.match(/\/vendor\/photoswipe\/photoswipe\.esm\.min\.js\?v=[0-9a-f]{10}/);
+      expect(text).to.match(/<script type="module" src="\/assets\/album\.js\?v=[0-9a-f]{10}"><\/script>/);
+    });
+
+    it('should hold nothing the CSP would block: no inline script, no style attribute', async () => {
+      expect(text).to.not.match(/<script(?![^>]*\bsrc=)/);
+      expect(text).to.not.match(/\sstyle=/);
+    });
+  });
+
+  describe('a locked album', () => {
+    it('should put the focus in the password field and name the album', async () => {
+      const res = await pageApp(index, fx.albumsDir).get('/photos/2024/secret').expect(200);
+      expect(res.text).to.match(/<input id="password"[^>]* autofocus/).and.include('Secret');
+      expect(res.text).to.not.include('role="alert"').and.not.include('s.jpg');
+    });
+
+    it('should explain a wrong password and mark the field', async () => {
+      const res = await pageApp(index, fx.albumsDir).get('/photos/2024/secret?error=wrong-password').expect(200);
+      expect(res.text).to.include('role="alert"').and.include('Wrong password').and.include('aria-invalid="true"');
+    });
+
+    it('should ignore an unknown error code', async () => {
+      const res = await pageApp(index, fx.albumsDir).get('/photos/2024/secret?error=%3Cb%3E').expect(200);
+      expect(res.text).to.not.include('role="alert"').and.not.include('<b>');
+    });
+
+    it('should tell how long a locked-out visitor still has to wait', async () => {
+      // A lockout that started ten minutes ago has five minutes left.
+      const limiter = createPasswordLimiter(() => Date.now() - 10 * 60_000);
+      const key = ipKeyGenerator('::ffff:127.0.0.1');
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await limiter.store.increment(key);
+      const res = await pageApp(index, fx.albumsDir, { limiter }).get('/photos/2024/secret?error=rate-limited').expect(200);
+      expect(res.text).to.include('Please retry in 5 minutes.');
+      expect(LOCKOUT_MS).to.equal(15 * 60_000);
+    });
+
+    it('should fall back to the full lockout when it knows no better', async () => {
+      const res = await pageApp(index, fx.albumsDir, { limiter: createPasswordLimiter() }).get('/photos/2024/secret?error=rate-limited').expect(200);
+      expect(res.text).to.include('Please retry in 15 minutes.');
+    });
+  });
+});

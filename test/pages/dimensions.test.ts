@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { MediaItem, TreeNode } from '../../server/albums/album-tree.js';
+import { serviceBusy } from '../../server/http-error.js';
+import { mediaKind } from '../../server/media-types.js';
+import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
+import { DimensionsCache, type HeaderReader } from '../../server/pages/dimensions.js';
+import { writeJpeg } from '../support/gallery-fixture.js';
+import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+/** A reader that knows sizes by file name and counts what it was asked. */
+class FakeReader implements HeaderReader {
+  readonly asked: string[] = [];
+  fail = new Map<string, Error>();
+  delayMs = 0;
+
+  async dimensions({ src }: { src: string }) {
+    return this.#answer(src, { width: 300, height: 200 });
+  }
+
+  async videoInfo({ src }: { src: string }) {
+    return this.#answer(src, { width: 1920, height: 1080, duration: 65.4 });
+  }
+
+  async #answer<T>(src: string, value: T): Promise<T> {
+    this.asked.push(path.basename(src));
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    const err = this.fail.get(path.basename(src));
+    if (err) throw err;
+    return value;
+  }
+}
+
+/** An album node as the index builds it: only `path` and `media` matter here. */
+function albumNode(albumPath: string, names: readonly string[]): TreeNode {
+  const media: MediaItem[] = names.map((name) => ({ name, kind: mediaKind(name)! }));
+  return { path: albumPath, name: path.basename(albumPath), meta: undefined, parent: undefined, children: [], media };
+}
+
+describe('DimensionsCache', () => {
+  let root: string;
+  let albumsDir: string;
+  let cacheDir: string;
+  const ALBUM = '2024/trip';
+
+  beforeEach(() => {
+    root = makeTempDir('gallery-dimensions-');
+    albumsDir = path.join(root, 'albums');
+    cacheDir = path.join(root, 'cache');
+    fs.mkdirSync(path.join(albumsDir, ALBUM), { recursive: true });
+    for (const name of ['a.jpg', 'b.jpg', 'clip.mp4']) fs.writeFileSync(path.join(albumsDir, ALBUM, name), `bytes of ${name}`);
+  });
+  afterEach(() => removeTempDir(root));
+
+  const make = (reader: HeaderReader, waitMs?: number) => new DimensionsCache({ albumsDir, cacheDir, reader, waitMs, log: () => {} });
+
+  describe('a first look at an album', () => {
+    it('should read each header once and give sizes in the order asked', async () => {
+      const reader = new FakeReader();
+      const cache = make(reader);
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg', 'clip.mp4']);
+      const dims = await cache.provide(node, node.media);
+      expect(dims).to.deep.equal([
+        { width: 300, height: 200, duration: undefined },
+        { width: 300, height: 200, duration: undefined },
+        { width: 1920, height: 1080, duration: 65.4 },
+      ]);
+      await cache.provide(node, node.media);
+      expect(reader.asked.sort()).to.deep.equal(['a.jpg', 'b.jpg', 'clip.mp4']);
+    });
+
+    it('should write the album cache file atomically under CACHE_DIR/dimensions', async () => {
+      const cache = make(new FakeReader());
+      const node = albumNode(ALBUM, ['a.jpg', 'clip.mp4']);
+      await cache.provide(node, node.media);
+      await cache.flush();
+      const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
+      expect(cache.fileOf(ALBUM)).to.equal(file);
+      const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+      expect(saved.version).to.equal(1);
+      expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
+      expect(saved.entries['clip.mp4']).to.include({ width: 1920, height: 1080, duration: 65.4 });
+      expect(saved.entries['a.jpg'].mtimeMs).to.equal(fs.statSync(path.join(albumsDir, ALBUM, 'a.jpg')).mtimeMs);
+      // No temp file is left beside it.
+      expect(fs.readdirSync(path.dirname(file))).to.deep.equal(['.dimensions.json']);
+    });
+  });
+
+  describe('after a restart', () => {
+    it('should take the sizes from the cache file without reading any header', async () => {
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg', 'clip.mp4']);
+      const first = make(new FakeReader());
+      await first.provide(node, node.media);
+      await first.flush();
+
+      const reader = new FakeReader();
+      const restarted = make(reader);
+      const fresh = albumNode(ALBUM, ['a.jpg', 'b.jpg', 'clip.mp4']);
+      const dims = await restarted.provide(fresh, fresh.media);
+      expect(dims.map((d) => d?.width)).to.deep.equal([300, 300, 1920]);
+      expect(dims[2]?.duration).to.equal(65.4);
+      expect(reader.asked).to.deep.equal([]);
+    });
+
+    it('should read a file again when it changed on disk', async () => {
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
+      const first = make(new FakeReader());
+      await first.provide(node, node.media);
+      await first.flush();
+      fs.writeFileSync(path.join(albumsDir, ALBUM, 'b.jpg'), 'a different, longer photo');
+
+      const reader = new FakeReader();
+      const again = make(reader);
+      const rescanned = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
+      await again.provide(rescanned, rescanned.media);
+      expect(reader.asked).to.deep.equal(['b.jpg']);
+    });
+
+    it('should start empty from a cache file it cannot read', async () => {
+      fs.mkdirSync(path.join(cacheDir, 'dimensions', '2024', 'trip'), { recursive: true });
+      fs.writeFileSync(path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json'), '{"version": 1, "entries": {"a.jpg": {"width": "wide"}');
+      const reader = new FakeReader();
+      const node = albumNode(ALBUM, ['a.jpg']);
+      expect((await make(reader).provide(node, node.media))[0]).to.include({ width: 300 });
+      expect(reader.asked).to.deep.equal(['a.jpg']);
+    });
+  });
+
+  describe('when a header cannot be read', () => {
+    it('should leave the size out and not ask again for the same item', async () => {
+      const reader = new FakeReader();
+      reader.fail.set('b.jpg', new Error('corrupt'));
+      const cache = make(reader);
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
+      expect((await cache.provide(node, node.media))[1]).to.equal(undefined);
+      await cache.provide(node, node.media);
+      expect(reader.asked.filter((n) => n === 'b.jpg')).to.have.length(1);
+    });
+
+    it('should ask again on the next view when the pool was only busy', async () => {
+      const reader = new FakeReader();
+      reader.fail.set('a.jpg', serviceBusy());
+      const cache = make(reader);
+      const node = albumNode(ALBUM, ['a.jpg']);
+      expect((await cache.provide(node, node.media))[0]).to.equal(undefined);
+      reader.fail.clear();
+      expect((await cache.provide(node, node.media))[0]).to.include({ width: 300 });
+    });
+
+    it('should give a missing file no size', async () => {
+      const cache = make(new FakeReader());
+      const node = albumNode(ALBUM, ['gone.jpg']);
+      expect(await cache.provide(node, node.media)).to.deep.equal([undefined]);
+    });
+  });
+
+  describe('a slow pool', () => {
+    it('should answer after waitMs with what it has, and keep the rest for later', async () => {
+      const reader = new FakeReader();
+      reader.delayMs = 300;
+      const cache = make(reader, 50);
+      const node = albumNode(ALBUM, ['a.jpg']);
+      const started = Date.now();
+      expect(await cache.provide(node, node.media)).to.deep.equal([undefined]);
+      expect(Date.now() - started).to.be.below(250);
+      await cache.flush();
+      expect((await cache.provide(node, node.media))[0]).to.include({ width: 300 });
+      expect(reader.asked).to.deep.equal(['a.jpg']);
+    });
+  });
+
+  it('should forget files the album no longer has when it saves', async () => {
+    const cache = make(new FakeReader());
+    await cache.provide(albumNode(ALBUM, ['a.jpg', 'b.jpg']), albumNode(ALBUM, ['a.jpg', 'b.jpg']).media);
+    await cache.flush();
+    fs.rmSync(path.join(albumsDir, ALBUM, 'b.jpg'));
+    const after = albumNode(ALBUM, ['a.jpg', 'clip.mp4']);
+    await cache.provide(after, after.media);
+    await cache.flush();
+    const saved = JSON.parse(fs.readFileSync(cache.fileOf(ALBUM), 'utf8'));
+    expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
+  });
+
+  describe('with the media pool', function () {
+    this.timeout(30_000);
+    let pool: MediaPool;
+    before(() => {
+      pool = createMediaPool({ workers: 1, maxQueue: 10, log: () => {} });
+    });
+    after(() => pool.close());
+
+    it('should read the displayed size of a real JPEG', async () => {
+      await writeJpeg(path.join(albumsDir, ALBUM, 'real.jpg'), 64, 48);
+      const node = albumNode(ALBUM, ['real.jpg']);
+      const dims = await new DimensionsCache({ albumsDir, cacheDir, reader: pool, log: () => {} }).provide(node, node.media);
+      expect(dims).to.deep.equal([{ width: 64, height: 48, duration: undefined }]);
+    });
+  });
+});

@@ -1,0 +1,77 @@
+// EXIF and video figures as people write them: 1/250 s, f/2.8, 35 mm, ISO 200.
+// Pure functions: each takes the raw value (null when the file has none) and gives text or null.
+
+const trim = (n, digits = 1) => String(Number(n.toFixed(digits)));
+
+export function camera(make, model) {
+  if (!make && !model) return null;
+  if (!make) return model;
+  if (!model) return make;
+  // Many cameras repeat the maker in the model ("Canon" + "Canon EOS R5").
+  const brand = make.split(/\s+/)[0];
+  return model.toLowerCase().startsWith(brand.toLowerCase()) ? model : `${make} ${model}`;
+}
+
+export const focalLength = (mm) => (mm > 0 ? `${trim(mm)} mm` : null);
+
+export const aperture = (f) => (f > 0 ? `f/${trim(f)}` : null);
+
+export function shutter(seconds) {
+  if (!(seconds > 0)) return null;
+  // Cameras store fast speeds as 1/n (0.004 is 1/250); slow ones read better as decimals.
+  const inverse = 1 / seconds;
+  if (seconds < 1 && Math.abs(inverse - Math.round(inverse)) < 0.02 * inverse) return `1/${Math.round(inverse)} s`;
+  return `${trim(seconds, seconds < 1 ? 2 : 1)} s`;
+}
+
+export const iso = (n) => (n > 0 ? `ISO ${Math.round(n)}` : null);
+
+/** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock: shown as such, in the visitor's format. */
+export function dateTaken(raw) {
+  const m = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(raw ?? '');
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  const date = new Date(y, mo - 1, d, h, mi, s);
+  if (Number.isNaN(date.getTime())) return null;
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+export function pixelSize(width, height) {
+  if (!(width > 0 && height > 0)) return null;
+  const mp = (width * height) / 1e6;
+  return `${width} × ${height}${mp >= 1 ? ` (${trim(mp)} MP)` : ''}`;
+}
+
+export function duration(seconds) {
+  if (!(seconds >= 0)) return null;
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+const CODECS = { h264: 'H.264', hevc: 'HEVC (H.265)', vp8: 'VP8', vp9: 'VP9', av1: 'AV1', mpeg4: 'MPEG-4' };
+
+/** Rows of the details panel for a photo: [label, text] where the text is known. */
+export function photoRows(exif) {
+  return [
+    ['Camera', camera(exif.Make, exif.Model)],
+    ['Lens', exif.LensModel || null],
+    ['Focal length', focalLength(exif.FocalLength)],
+    ['Aperture', aperture(exif.FNumber)],
+    ['Shutter', shutter(exif.ExposureTime)],
+    ['ISO', iso(exif.ISO)],
+    ['Taken', dateTaken(exif.DateTimeOriginal)],
+    ['Size', pixelSize(exif.ImageWidth, exif.ImageHeight)],
+  ].filter(([, text]) => text);
+}
+
+export function videoRows(info) {
+  return [
+    ['Length', duration(info.duration)],
+    ['Size', pixelSize(info.width, info.height)],
+    ['Codec', info.codec ? (CODECS[info.codec] ?? info.codec) : null],
+    ['Frame rate', info.fps > 0 ? `${trim(info.fps, 2)} fps` : null],
+  ].filter(([, text]) => text);
+}

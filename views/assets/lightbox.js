@@ -1,0 +1,242 @@
+// The lightbox: PhotoSwipe 5 over the album's whole media list (not only the tiles loaded
+// on the page), with videos played inline, the original photo on demand, a deep link per
+// photo (#photo=<file name>) and the details and help overlays.
+
+const ICONS = {
+  help: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 16h-2v-2h2v2Zm2.07-7.75-.9.92C13.45 11.9 13 12.5 13 14h-2v-.5c0-1.1.45-2.1 1.17-2.83l1.24-1.26A2 2 0 1 0 10 8H8a4 4 0 1 1 7.07 2.25Z',
+  info: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 15h-2v-6h2v6Zm0-8h-2V7h2v2Z',
+  original: 'M4 4h6v2H6v4H4V4Zm10 0h6v6h-2V6h-4V4ZM4 14h2v4h4v2H4v-6Zm14 0h2v6h-6v-2h4v-4Z',
+  download: 'M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3Zm-6 15h14v2H5v-2Z',
+};
+const icon = (path) => `<svg aria-hidden="true" class="pswp__icn" viewBox="0 0 24 24" width="24" height="24"><path d="${path}"/></svg>`;
+
+/** Size used until a photo's real one is known: PhotoSwipe needs one to lay the slide out. */
+const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
+const LARGE_WIDTH = 1920;
+
+/**
+ * @param {object} deps
+ * @param {HTMLElement} deps.list the #media list
+ * @param {import('./album-items.js').AlbumItems} deps.items
+ * @param {Record<string, string>} deps.assets versioned module URLs
+ */
+export async function createLightbox({ list, items, assets }) {
+  const [{ default: PhotoSwipeLightbox }, { createOverlays }, format] = await Promise.all([
+    import(assets.pswpLightbox),
+    import(assets.overlays),
+    import(assets.exifFormat),
+  ]);
+  const cropped = list.dataset.style === 'grid';
+  /** Indices shown from the original file instead of the large thumbnail. */
+  const fullResolution = new Set();
+
+  const lightbox = new PhotoSwipeLightbox({
+    pswpModule: () => import(assets.pswp),
+    dataSource: { length: items.total },
+    preload: [1, 2],
+    bgOpacity: 1,
+    showHideAnimationType: 'zoom',
+    imageClickAction: 'zoom-or-close',
+    tapAction: 'toggle-controls',
+    closeTitle: 'Close (Esc)',
+    zoomTitle: 'Zoom (z)',
+    arrowPrevTitle: 'Previous (←)',
+    arrowNextTitle: 'Next (→)',
+    errorMsg: 'This file could not be loaded.',
+  });
+  const pswp = () => lightbox.pswp;
+  const current = () => (pswp() ? items.get(pswp().currIndex) : undefined);
+
+  const overlays = createOverlays({
+    format,
+    isLightboxOpen: () => Boolean(pswp()),
+    currentItem: current,
+    onExifToggle: (open) => pswp()?.element?.querySelector('.pswp__button--info-button')?.setAttribute('aria-pressed', String(open)),
+  });
+
+  // --- Slide data: the whole album, fetched a page at a time as the visitor gets near it.
+  lightbox.addFilter('numItems', () => items.total);
+  lightbox.addFilter('itemData', (_data, index) => slideData(index));
+
+  function slideData(index) {
+    const item = items.get(index);
+    if (!item) {
+      void items.ensure(index).then(() => {
+        pswp()?.refreshSlideContent(index);
+        if (pswp()?.currIndex === index) onChange();
+      }, () => {});
+      return { html: '<div class="pswp__loading-slide">Loading…</div>' };
+    }
+    const [fw, fh] = FALLBACK[item.kind] ?? FALLBACK.image;
+    const width = item.width ?? fw;
+    const height = item.height ?? (item.width ? Math.round((fw * item.height) / item.width) : fh);
+    const base = {
+      name: item.name,
+      alt: item.alt,
+      width,
+      height,
+      msrc: item.src,
+      // The tile, for the zoom animation from and back to it (absent for items off the page).
+      element: list.querySelector(`a.media__link[data-index="${index}"]`) ?? undefined,
+      thumbCropped: cropped,
+    };
+    if (item.kind === 'video') return { ...base, type: 'video', src: item.original, poster: item.large };
+    if (fullResolution.has(index)) return { ...base, src: item.original };
+    return { ...base, src: item.large, srcset: displaySrcset(item) };
+  }
+
+  // --- Videos: a custom content type, a <video controls playsinline> with the large
+  // thumbnail as poster. PhotoSwipe sizes and places the element like an image.
+  lightbox.on('contentLoad', (event) => {
+    const { content } = event;
+    if (content.type !== 'video') return;
+    event.preventDefault();
+    if (content.element) return;
+    const video = document.createElement('video');
+    video.className = 'pswp__video';
+    video.controls = true;
+    video.playsInline = true;
+    video.preload = 'metadata';
+    video.poster = content.data.poster;
+    video.src = content.data.src;
+    video.setAttribute('aria-label', content.data.alt);
+    content.element = video;
+    content.state = 'loaded';
+    content.onLoaded();
+  });
+  lightbox.addFilter('isContentZoomable', (zoomable, content) => (content.type === 'video' ? false : zoomable));
+  lightbox.on('contentDeactivate', ({ content }) => {
+    if (content.element instanceof HTMLVideoElement) content.element.pause();
+  });
+  lightbox.on('pointerDown', (event) => {
+    // Leave the bottom of a video (its controls: seek bar, volume) to the video itself.
+    const target = event.originalEvent.target;
+    if (!(target instanceof HTMLVideoElement)) return;
+    const rect = target.getBoundingClientRect();
+    if (event.originalEvent.clientY > rect.bottom - 64) event.preventDefault();
+  });
+
+  // --- The original on demand: a button, or zooming in past what the thumbnail holds.
+  function showOriginal(index) {
+    const item = items.get(index);
+    if (!item || item.kind !== 'image' || fullResolution.has(index)) return;
+    fullResolution.add(index);
+    const content = pswp()?.currSlide?.index === index ? pswp().currSlide.content : undefined;
+    const img = content?.element;
+    if (img instanceof HTMLImageElement) {
+      // Swapped in place, so the zoom level stays; the thumbnail shows until the original arrives.
+      content.data.src = item.original;
+      delete content.data.srcset;
+      img.removeAttribute('srcset');
+      img.src = item.original;
+    }
+    updateButtons();
+  }
+  const needsOriginal = (item) => item?.kind === 'image' && (item.width === null || item.width > LARGE_WIDTH);
+  lightbox.on('zoomPanUpdate', ({ slide }) => {
+    const item = items.get(slide.index);
+    if (!slide.isActive || !needsOriginal(item) || slide.currZoomLevel <= slide.zoomLevels.initial * 1.01) return;
+    if (slide.currZoomLevel * slide.width * (window.devicePixelRatio || 1) > LARGE_WIDTH * 1.1) showOriginal(slide.index);
+  });
+
+  // --- Buttons in the top bar, and a caption.
+  lightbox.on('uiRegister', () => {
+    const { ui } = pswp();
+    ui.registerElement({ name: 'help-button', order: 8, isButton: true, title: 'Keyboard shortcuts (?)', html: icon(ICONS.help), onClick: () => overlays.toggleHelp() });
+    ui.registerElement({
+      name: 'info-button',
+      order: 9,
+      isButton: true,
+      title: 'Details (i)',
+      html: icon(ICONS.info),
+      onInit: (el) => el.setAttribute('aria-pressed', 'false'),
+      onClick: () => overlays.toggleExif(),
+    });
+    ui.registerElement({ name: 'original-button', order: 11, isButton: true, title: 'View at full resolution', html: icon(ICONS.original), onClick: () => showOriginal(pswp().currIndex) });
+    ui.registerElement({
+      name: 'download-button',
+      order: 12,
+      isButton: true,
+      tagName: 'a',
+      title: 'Download the original',
+      html: icon(ICONS.download),
+      onInit: (el) => el.setAttribute('download', ''),
+    });
+    ui.registerElement({ name: 'caption', order: 9, appendTo: 'root', onInit: (el) => el.setAttribute('aria-live', 'polite') });
+  });
+
+  function updateButtons() {
+    const root = pswp()?.element;
+    const item = current();
+    if (!root) return;
+    const original = root.querySelector('.pswp__button--original-button');
+    if (original) original.hidden = !needsOriginal(item) || fullResolution.has(pswp().currIndex);
+    const download = root.querySelector('.pswp__button--download-button');
+    if (download) {
+      if (item) download.href = item.original;
+      else download.removeAttribute('href');
+    }
+    const caption = root.querySelector('.pswp__caption');
+    if (caption) caption.textContent = item?.name ?? '';
+  }
+
+  // --- Following the slide: deep link, neighbours' data, buttons, details.
+  function onChange() {
+    const p = pswp();
+    if (!p) return;
+    const item = items.get(p.currIndex);
+    if (item) setHash(item.name);
+    // Fetch the pages of the slides PhotoSwipe will want next, before it asks.
+    for (const step of [-3, 3]) void items.ensure((p.currIndex + step + items.total) % items.total).catch(() => {});
+    updateButtons();
+    overlays.follow(item);
+  }
+  lightbox.on('change', onChange);
+  // PhotoSwipe takes keys and gestures once its opening animation is over: say so on the root.
+  lightbox.on('openingAnimationEnd', () => pswp()?.element?.classList.add('pswp--opened'));
+  lightbox.on('close', () => {
+    overlays.closeAll();
+    const content = pswp()?.currSlide?.content;
+    if (content?.element instanceof HTMLVideoElement) content.element.pause();
+    setHash(undefined);
+  });
+
+  lightbox.init();
+
+  function open(index) {
+    if (pswp()) pswp().goTo(index);
+    else lightbox.loadAndOpen(index);
+  }
+
+  return {
+    open,
+    toggleHelp: () => overlays.toggleHelp(),
+    /** Opens the photo named in `#photo=`; a name the album does not have is dropped. */
+    async openFromHash() {
+      const name = new URLSearchParams(window.location.hash.slice(1)).get('photo');
+      if (!name) return;
+      if (current()?.name === name) return;
+      const index = await items.indexOfName(name);
+      if (index >= 0) open(index);
+      else setHash(undefined);
+    },
+  };
+}
+
+/** The thumbnail sizes for the lightbox, with widths no larger than the photo's own. */
+function displaySrcset(item) {
+  if (!item.srcset || !item.width) return undefined;
+  return item.srcset
+    .split(/,\s+/)
+    .map((candidate) => {
+      const [url, w] = candidate.trim().split(/\s+/);
+      return `${url} ${Math.min(parseInt(w, 10), item.width)}w`;
+    })
+    .join(', ');
+}
+
+function setHash(name) {
+  const base = window.location.pathname + window.location.search;
+  const next = name ? `${base}#photo=${encodeURIComponent(name)}` : base;
+  if (next !== base + window.location.hash) window.history.replaceState(window.history.state, '', next);
+}

@@ -1,0 +1,161 @@
+// The two overlays of the lightbox: photo details (`i`) and the key help (`?`), and the
+// keyboard handling that has to run before PhotoSwipe sees a key (SPEC "Events"): Escape
+// closes the help first, then the details, and only then reaches PhotoSwipe, which closes.
+
+const KEYS = [
+  [['←', '→'], 'Previous / next photo'],
+  [['i'], 'Show or hide the photo details'],
+  [['z'], 'Zoom in or out'],
+  [['?'], 'Show or hide this help'],
+  [['Esc'], 'Close the help, then the details, then the photo'],
+  [['Tab'], 'Move between the buttons'],
+];
+
+/**
+ * @param {object} deps
+ * @param {typeof import('./exif-format.js')} deps.format
+ * @param {() => boolean} deps.isLightboxOpen
+ * @param {() => object | undefined} deps.currentItem the item on screen in the lightbox
+ * @param {(open: boolean) => void} [deps.onExifToggle] keeps the lightbox's button in step
+ */
+export function createOverlays({ format, isLightboxOpen, currentItem, onExifToggle = () => {} }) {
+  const help = buildHelp();
+  const exif = buildExifPanel();
+  document.body.append(help.root, exif.root);
+  /** path → Promise of rows, so going back and forth does not fetch again. */
+  const details = new Map();
+  let shownPath;
+
+  const isOpen = (o) => !o.root.hidden;
+  const setHelp = (open) => {
+    help.root.hidden = !open;
+  };
+  const setExif = (open) => {
+    exif.root.hidden = !open;
+    onExifToggle(open);
+    if (open) showDetails(currentItem());
+    else shownPath = undefined;
+  };
+
+  function detailsOf(item) {
+    let rows = details.get(item.path);
+    if (!rows) {
+      const video = item.kind === 'video';
+      const url = `/api/${video ? 'video-info' : 'exif'}?path=${encodeURIComponent(item.path)}`;
+      rows = fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+        .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`${url}: ${res.status}`))))
+        .then((data) => (video ? format.videoRows(data) : format.photoRows(data)));
+      rows.catch(() => details.delete(item.path));
+      details.set(item.path, rows);
+    }
+    return rows;
+  }
+
+  async function showDetails(item) {
+    if (!item || exif.root.hidden) return;
+    shownPath = item.path;
+    exif.title.textContent = item.name;
+    exif.fill([], 'Loading…');
+    try {
+      const rows = await detailsOf(item);
+      if (shownPath !== item.path) return; // the visitor has moved on
+      exif.fill(rows, rows.length ? '' : 'This file carries no camera details.');
+    } catch {
+      if (shownPath !== item.path) return;
+      const size = format.pixelSize(item.width, item.height);
+      exif.fill(size ? [['Size', size]] : [], 'Details are not available right now.');
+    }
+  }
+
+  function onKeyDown(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+    let consumed = true;
+    if (event.key === 'Escape') {
+      if (isOpen(help)) setHelp(false);
+      else if (isOpen(exif)) setExif(false);
+      else consumed = false; // PhotoSwipe's turn: it closes the lightbox
+    } else if (event.key === '?') {
+      setHelp(!isOpen(help));
+    } else if ((event.key === 'i' || event.key === 'I') && isLightboxOpen()) {
+      setExif(!isOpen(exif));
+    } else {
+      consumed = false;
+    }
+    if (consumed) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }
+  // Capture phase on window: runs before PhotoSwipe's listener on document.
+  window.addEventListener('keydown', onKeyDown, true);
+  help.close.addEventListener('click', () => setHelp(false));
+  help.root.addEventListener('click', (event) => {
+    if (event.target === help.root) setHelp(false);
+  });
+  exif.close.addEventListener('click', () => setExif(false));
+
+  return {
+    toggleHelp: () => setHelp(!isOpen(help)),
+    toggleExif: () => setExif(!isOpen(exif)),
+    /** The slide changed: the details follow it when they are open. */
+    follow: (item) => void showDetails(item),
+    closeAll() {
+      setHelp(false);
+      if (isOpen(exif)) setExif(false);
+    },
+  };
+}
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function closeButton(label) {
+  const button = el('button', { type: 'button', class: 'overlay__close', 'aria-label': label, title: label });
+  button.textContent = '×';
+  return button;
+}
+
+function buildHelp() {
+  const close = closeButton('Close help');
+  const rows = KEYS.flatMap(([keys, what]) => [el('dt', {}, keys.map((k) => el('kbd', { text: k }))), el('dd', { text: what })]);
+  const box = el('div', { class: 'help-overlay__box' }, [
+    close,
+    el('h2', { id: 'help-title', text: 'Keyboard shortcuts' }),
+    el('dl', {}, rows),
+    el('p', { text: 'On a touch screen: swipe to move between photos, pinch or double-tap to zoom, swipe down to close.' }),
+  ]);
+  const root = el('div', { class: 'overlay help-overlay', role: 'dialog', 'aria-labelledby': 'help-title', id: 'help-overlay' }, [box]);
+  root.hidden = true;
+  return { root, close };
+}
+
+function buildExifPanel() {
+  const close = closeButton('Close details');
+  const title = el('h2', { id: 'exif-title' });
+  const list = el('dl');
+  const note = el('p');
+  const root = el('aside', { class: 'overlay exif-panel', 'aria-labelledby': 'exif-title', 'aria-live': 'polite', id: 'exif-panel' }, [close, title, list, note]);
+  root.hidden = true;
+  return {
+    root,
+    close,
+    title,
+    fill(rows, message) {
+      list.replaceChildren(...rows.flatMap(([label, text]) => [el('dt', { text: label }), el('dd', { text })]));
+      note.textContent = message;
+      note.hidden = !message;
+    },
+  };
+}
+
+function isTyping(target) {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
