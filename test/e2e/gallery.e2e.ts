@@ -5,10 +5,8 @@ import { launchBrowser } from '../support/browser.js';
 import { BIG_ALBUM, BIG_COUNT, BrowserGallery, LANDSCAPE, LAYOUT_ALBUMS, LAYOUT_FILES, PANORAMA, PASSWORD, PORTRAIT, SECRET_ALBUM, VIDEO } from './gallery-fixtures.js';
 
 /**
- * The album page and the lightbox in Debian's Chromium. Tests marked "[wired]" need the
- * media pipeline wired into createGallery: the dimensions provider, /api/exif and
- * /api/album-media (thumbnails are never waited for). The others need only the page and
- * the originals.
+ * The album page and the lightbox in Debian's Chromium, against the real gallery
+ * (thumbnails are never waited for, so a slow pool cannot make these tests flaky).
  */
 
 const PHONE = { width: 390, height: 844 };
