@@ -18,6 +18,7 @@ import { loadConfig } from '../server/config.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
 import { parseRelativePath, resolveInside } from '../server/paths.js';
+import { sizeThreadPool } from '../server/uv-threadpool.js';
 
 const USAGE = 'usage: npm run thumbnails [-- <album path> ...]';
 
@@ -32,9 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  // Every worker's image work runs on libuv's thread pool (4 threads by default); it must be
-  // larger than the pool or workers wait for each other. Read once, at the first async I/O.
-  process.env.UV_THREADPOOL_SIZE ??= String(config.workers + 4);
+  sizeThreadPool(config.workers);
 
   let prefixes: string[];
   try {
