@@ -93,6 +93,8 @@ describe('access control', () => {
       expect(c.attrs).to.not.match(/Secure/);
       const page = await app.get('/photos/2024/family/wedding').set('Cookie', c.header).expect(200);
       expect(page.text).to.include('wedding-kiss.jpg').and.include('Reception').and.not.include('action="/api/unlock"');
+      // The child with its own password shows as a locked card, with nothing of its content.
+      expect(page.text).to.include('VIP').and.not.include('vip-table');
     });
 
     it('should compare case-sensitively', async () => {
