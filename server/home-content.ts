@@ -2,16 +2,24 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 
+export interface HomeIntro {
+  readonly title: string;
+  readonly body: string;
+}
+
 export interface HomeCard {
   readonly id: string;
   readonly title: string;
   readonly description: string;
+  /** A file name in CONTENT_DIR/assets/cards (served as /content/cards/<name>); '' for none. */
   readonly image: string;
+  /** A site path ('/…') or an http(s) URL; '' for none. */
   readonly link: string;
 }
 
+/** `CONTENT_DIR/home.json` (CONTRACT §5). */
 export interface HomeContent {
-  readonly intro: { readonly title: string; readonly body: string };
+  readonly intro: HomeIntro;
   readonly cards: readonly HomeCard[];
 }
 

@@ -6,29 +6,15 @@ import { HttpError, badRequest } from '../http-error.js';
 import { isMissing } from '../paths.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { WEB_IMAGE } from './web-images.js';
+import type { HomeCard, HomeIntro, HomeContent as PublicHomeContent } from '../home-content.js';
 
 /** The home page content file of CONTRACT §5, under CONTENT_DIR. */
 export const HOME_FILE = 'home.json';
 
-export interface HomeIntro {
-  readonly title: string;
-  readonly body: string;
-}
-
-export interface HomeCard {
-  readonly id: string;
-  readonly title: string;
-  readonly description: string;
-  /** A file name in CONTENT_DIR/assets/cards (the public server serves it as /content/cards/<name>); '' for none. */
-  readonly image: string;
-  /** A site path ('/…') or an http(s) URL; '' for none. */
-  readonly link: string;
-}
+export type { HomeCard, HomeIntro } from '../home-content.js';
 
 /** home.json; keys the admin does not know (added by hand or by a later version) are kept as they are. */
-export interface HomeContent {
-  readonly intro: HomeIntro;
-  readonly cards: readonly HomeCard[];
+export interface HomeContent extends PublicHomeContent {
   readonly [other: string]: unknown;
 }
 
