@@ -39,5 +39,9 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   return { ...base, subtitle, cover: coverView };
 }
 
-/** Children shown in listings: hidden albums are left out (they stay reachable by URL). */
-export const listedChildren = (node: TreeNode): TreeNode[] => node.children.filter((c) => !c.meta?.hidden);
+/**
+ * Children shown in listings: hidden albums are left out (they stay reachable by URL), and
+ * so are folders that hold nothing but hidden albums.
+ */
+export const listedChildren = (node: TreeNode): TreeNode[] =>
+  node.children.filter((c) => (isAlbum(c) ? !c.meta.hidden : listedChildren(c).length > 0));

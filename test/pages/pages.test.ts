@@ -16,6 +16,7 @@ describe('pages', () => {
       '2024/travel/hidden-one': { meta: { title: 'Hidden album', hidden: true }, files: ['h.jpg'] },
       '2024/travel/hidden-one/below': { meta: { title: 'Below hidden' }, files: ['b.jpg'] },
       '2023/best/collection': { meta: { title: 'Best of', isCollection: true } },
+      '2023/only-hidden/secret-stash': { meta: { title: 'Stash', hidden: true }, files: ['x.jpg'] },
       '2023/best/collection/sunsets': { meta: { title: 'Sunsets' }, files: ['s1.jpg'] },
     });
     fs.writeFileSync(
@@ -87,6 +88,8 @@ describe('pages', () => {
     it('should leave out hidden albums and everything below them', async () => {
       const res = await app.get('/photos');
       expect(res.text).to.not.include('Hidden album').and.not.include('Below hidden').and.not.include('hidden-one');
+      // A folder holding only hidden albums is not listed either.
+      expect(res.text).to.not.include('only-hidden').and.not.include('Stash');
     });
 
     it('should show a protected album with a lock and never its cover', async () => {
