@@ -29,6 +29,8 @@ module.exports = {
         // glibc gives each thread its own malloc arena; with sharp in worker threads that
         // holds on to native memory long after the load has passed.
         MALLOC_ARENA_MAX: '2',
+        // Large pixel buffers go back to the system when freed instead of staying in the heap.
+        MALLOC_MMAP_THRESHOLD_: '1048576',
       },
     },
   ],

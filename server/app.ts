@@ -1,6 +1,6 @@
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { PasswordLimiter } from './access/password-limiter.js';
 import type { AlbumIndex } from './albums/album-index.js';
 import type { Config } from './config.js';
@@ -13,10 +13,11 @@ import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
 import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
+import { answerBeforeRouter, type ResponsePreamble } from './routes/media-api.js';
 import { createPasswordRouter } from './routes/password-routes.js';
 import { ROOT_DIR, VIEWS_DIR } from './root-dir.js';
 import { requestLog } from './request-log.js';
-import { securityHeaders } from './security-headers.js';
+import { SECURITY_HEADERS, securityHeaders } from './security-headers.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 
@@ -41,6 +42,22 @@ function staticFiles(dir: string): RequestHandler {
   return express.static(dir, { index: false, dotfiles: 'ignore', maxAge: '365d', immutable: true, fallthrough: true });
 }
 
+/**
+ * What every response gets from the middleware at the top of createApp, for the answers
+ * given before the router (server/routes/media-api.ts): the same security headers (from
+ * the same middleware), then the same request log line.
+ */
+function responsePreamble(write: ((line: string) => void) | undefined): ResponsePreamble {
+  const log = write ? requestLog(write) : undefined;
+  const noop = () => {};
+  return (req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const r = req as Request;
+    r.originalUrl ??= req.url ?? '/';
+    log?.(r, res as Response, noop);
+  };
+}
+
 /** The public gallery app (no listen: see main.ts). */
 export function createApp(deps: AppDeps): Express {
   const { config, index, home } = deps;
@@ -55,6 +72,9 @@ export function createApp(deps: AppDeps): Express {
   if (deps.requestLog) app.use(requestLog(deps.requestLog));
   app.use(securityHeaders);
   app.use(cookieParser());
+  // The media API first: thumbnails are most of a gallery's requests, and nothing below
+  // (static files, pages, password routes) shares their paths, so they need not walk past it.
+  for (const r of deps.apiRouters ?? []) app.use(r);
   app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));
   app.use('/vendor/photoswipe', staticFiles(PHOTOSWIPE_DIR));
   for (const kind of ['hero', 'cards', 'landing']) {
@@ -77,9 +97,9 @@ export function createApp(deps: AppDeps): Express {
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
-  for (const r of deps.apiRouters ?? []) app.use(r);
 
   app.use('/api', apiNotFound);
+  answerBeforeRouter(app, deps.apiRouters ?? [], responsePreamble(deps.requestLog));
   app.use((_req, _res, next) => next(notFound('Page not found')));
   app.use(errorHandler({ log: deps.log }));
   return app;

@@ -65,7 +65,8 @@ export async function resolveInside(root: string, relPath: string): Promise<stri
 }
 
 const realRoots = new Map<string, string>();
-async function realRootOf(root: string): Promise<string> {
+/** The real path of a root directory, resolved once per process. */
+export async function realRootOf(root: string): Promise<string> {
   let real = realRoots.get(root);
   if (real === undefined) {
     real = await fs.realpath(root);

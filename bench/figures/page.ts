@@ -1,0 +1,42 @@
+/**
+ * First page of the big album, requests one after another (wrk with one connection), so
+ * the figure is the time to render and send a page rather than time spent queueing. The
+ * bare server sending the same HTML from a file shows what HTTP alone costs on this machine.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { load } from '../http-load.js';
+import { type BenchRow, limitRow } from '../rows.js';
+import { type BenchContext, fetchOk, median, withBareServer } from './context.js';
+
+export async function albumPage(ctx: BenchContext): Promise<BenchRow[]> {
+  const { corpus, gallery } = ctx;
+  const url = `${gallery.url}/photos/${corpus.bigAlbum}`;
+  // The first requests stat the page's photos and compile the template (view cache is on).
+  let html = '';
+  for (let i = 0; i < 5; i++) html = await (await fetchOk(url)).text();
+  const copy = path.join(ctx.runDir, 'album-page.html');
+  fs.writeFileSync(copy, html);
+
+  return withBareServer(ctx, [copy], async (bare) => {
+    const app: number[] = [];
+    const base: number[] = [];
+    let tool = '';
+    let errors = 0;
+    if (!ctx.smoke) await load(url, { seconds: 1, connections: 1 });
+    for (let r = 0; r < ctx.rounds; r++) {
+      ctx.log(`page: ${corpus.spec.bigAlbum}-photo album, round ${r + 1}/${ctx.rounds}, ${ctx.loadSeconds} s per side`);
+      const order = r % 2 === 0 ? ['app', 'bare'] : ['bare', 'app'];
+      for (const side of order) {
+        const res = await load(side === 'app' ? url : `${bare.url}/0`, { seconds: ctx.loadSeconds, connections: 1 });
+        (side === 'app' ? app : base).push(res.p50Ms);
+        errors += res.errors;
+        tool = res.tool;
+      }
+    }
+    const kb = Math.round(Buffer.byteLength(html) / 1024);
+    const note = `${tool}, 1 connection (sequential), median p50 of ${ctx.rounds} rounds; page of 200 photos, ${kb} KB; baseline: bare server, same HTML${errors ? `; ${errors} errors` : ''}`;
+    const row = limitRow(`album page of a ${corpus.spec.bigAlbum}-photo album, p50`, median(app), 'ms', { max: 25 }, median(base), note);
+    return [errors ? { ...row, pass: false } : row];
+  });
+}

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import type { BenchRow } from '../../bench/rows.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Every figure `npm run bench` prints: the smoke run must produce each of them. */
+const EXPECTED = [
+  /^cold thumbnails/,
+  /^cached small thumbnail/,
+  /^cached medium thumbnail/,
+  /^album page of a \d+-photo album, p50/,
+  /^EXIF of a/,
+  /^ZIP download \(/,
+  /^ZIP download, server peak RSS growth/,
+  /^start-up on [\d,]+ photos until \/photos answers/,
+  /^start-up on [\d,]+ photos, server peak RSS/,
+];
+
+/**
+ * Runs `bench/run.ts --smoke` as its own process (as `npm run bench` would) so the benchmark
+ * cannot rot: every row present, with a finite value. The figures of a smoke run mean
+ * nothing (tiny corpus, one-second loads on a shared machine), so targets are not checked.
+ */
+describe('npm run bench --smoke', function () {
+  this.timeout(90_000);
+
+  it('should print every row with a finite value', async () => {
+    const json = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-')), 'rows.json');
+    try {
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', json], { cwd: ROOT, timeout: 80_000, maxBuffer: 8 * 1024 * 1024 }, (err, out, errOut) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
+        );
+        child.stdin?.end();
+      });
+      expect(code, `exit code; stderr:\n${stderr}`).to.equal(0);
+      expect(stdout).to.match(/figure\s+value\s+unit\s+baseline\s+ratio\s+target\s+pass/);
+      const { rows } = JSON.parse(fs.readFileSync(json, 'utf8')) as { rows: BenchRow[] };
+      for (const pattern of EXPECTED) {
+        const row = rows.find((r) => pattern.test(r.name));
+        expect(row, `a row matching ${pattern}; rows: ${rows.map((r) => r.name).join(' | ')}`).to.not.equal(undefined);
+        expect(Number.isFinite(row!.value), `${row!.name}: value ${row!.value} (${row!.note ?? ''})`).to.equal(true);
+        if (row!.baseline !== null) expect(Number.isFinite(row!.ratio), `${row!.name}: ratio`).to.equal(true);
+      }
+    } finally {
+      fs.rmSync(path.dirname(json), { recursive: true, force: true });
+    }
+  });
+});
