@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
-import { type Express, type Request, type Response, Router } from 'express';
+import { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import { badRequest, missingParameter } from '../http-error.js';
 import type { MetadataService } from '../media/metadata.js';
 import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../media/thumbnails.js';
@@ -47,21 +47,18 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log =
     await sendThumbnail(req, res, file, media.protected, log);
   });
 
-  router.get('/api/exif', async function exif(req, res) {
-    const media = await resolveMedia(req, req.query.path);
-    if (media.kind !== 'image') throw badRequest('Invalid parameter: path must name an image');
-    const record = await metadata.exif(media.absPath);
-    res.set('Cache-Control', cacheControl(media.protected, METADATA_MAX_AGE));
-    res.json(record);
-  });
+  /** A JSON record about one media file of the right kind, cached briefly (`private` when protected). */
+  const metadataRoute = (kind: 'image' | 'video', read: (absPath: string) => Promise<unknown>): RequestHandler =>
+    async function metadataRecord(req, res) {
+      const media = await resolveMedia(req, req.query.path);
+      if (media.kind !== kind) throw badRequest(`Invalid parameter: path must name ${kind === 'image' ? 'an image' : 'a video'}`);
+      const record = await read(media.absPath);
+      res.set('Cache-Control', cacheControl(media.protected, METADATA_MAX_AGE));
+      res.json(record);
+    };
 
-  router.get('/api/video-info', async function videoInfo(req, res) {
-    const media = await resolveMedia(req, req.query.path);
-    if (media.kind !== 'video') throw badRequest('Invalid parameter: path must name a video');
-    const info = await metadata.videoInfo(media.absPath);
-    res.set('Cache-Control', cacheControl(media.protected, METADATA_MAX_AGE));
-    res.json(info);
-  });
+  router.get('/api/exif', metadataRoute('image', (p) => metadata.exif(p)));
+  router.get('/api/video-info', metadataRoute('video', (p) => metadata.videoInfo(p)));
 
   return Object.assign(router, { [CACHED_THUMBNAIL]: createCachedThumbnailAnswer(thumbnails, resolveMedia) });
 }
