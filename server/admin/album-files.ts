@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../fs-atomic.js';
 import { HttpError, badRequest, notFound } from '../http-error.js';
 import { mediaKind } from '../media-types.js';
 import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../paths.js';
+import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 
 /** Folder under ALBUMS_DIR that receives deleted albums; dot-prefixed, so never scanned or served. */
@@ -245,13 +246,8 @@ async function readRecord(dir: string, albumPath: string): Promise<AlbumRecord> 
     if (isMissing(err)) throw notFound(`Album not found: ${albumPath}`);
     throw err;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+  const parsed = parseJsonObject(text);
+  if (!parsed) {
     throw conflict(`The album.json of ${albumPath} is not a JSON object; fix it by hand first`);
   }
   return parsed as AlbumRecord;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { HttpError, badRequest } from '../http-error.js';
 import { isMissing } from '../paths.js';
+import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { WEB_IMAGE } from './web-images.js';
 import type { HomeCard, HomeIntro, HomeContent as PublicHomeContent } from '../home-content.js';
@@ -123,16 +124,11 @@ export class HomeContentFile {
 
 /** Parses home.json leniently (missing parts get defaults) but refuses a file that is not an object. */
 function parseHomeContent(text: string): HomeContent {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    raw = undefined;
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  const raw = parseJsonObject(text);
+  if (!raw) {
     throw new HttpError(500, `${HOME_FILE} in CONTENT_DIR is not a JSON object; fix it by hand first`);
   }
-  const record = raw as Record<string, unknown>;
+  const record = raw;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const intro = (typeof record.intro === 'object' && record.intro !== null ? record.intro : {}) as Record<string, unknown>;
   const cards = (Array.isArray(record.cards) ? record.cards : [])
