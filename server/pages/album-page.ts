@@ -60,7 +60,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
 
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
     const cards = await Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats)));
-    res.set('Cache-Control', 'no-cache');
+    res.set('Cache-Control', isProtected(node) ? 'no-store' : 'no-cache');
     res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards });
   }
 
@@ -72,7 +72,11 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     return Math.min(LOCKOUT_MINUTES, Math.max(1, Math.ceil(ms / 60_000)));
   }
 
-  async function renderLocked(req: Request, res: Response, album: Album): Promise<void> {
+  /**
+   * The password form of `album`, the album whose password opens the page; `returnUrl`
+   * brings the visitor back to the page asked for (a folder below the album, say).
+   */
+  async function renderLocked(req: Request, res: Response, album: Album, returnUrl = albumPageUrl(album.path)): Promise<void> {
     res.set('Cache-Control', 'no-store');
     // SameSite=strict keeps the cookie off a navigation that starts on another site: reload
     // once from here (same-site), and a visitor who unlocked earlier sees the album.
@@ -86,7 +90,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       const minutes = (await lockoutMinutes(req)) ?? LOCKOUT_MINUTES;
       error = `Too many wrong passwords. Please retry in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
     }
-    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl: albumPageUrl(album.path), error });
+    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, error });
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
@@ -127,12 +131,13 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     const relPath = decodeUrlPath(tail);
     const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
     if (!node || node === index.root) throw notFound('No such album');
-    if (!isAlbum(node)) return renderFolder(req, res, node);
     const access = accessOf(req, node);
-    if (!access.granted) return renderLocked(req, res, node);
+    // A folder below a protected album is part of that album: the names of the albums in it
+    // are shown only to a visitor who may open it.
+    if (!access.granted) return isAlbum(node) ? renderLocked(req, res, node) : renderLocked(req, res, access.blocking, albumPageUrl(node.path));
     // A share link's token joins the cookie; the page script then drops it from the address bar.
     if (access.viaUrlToken) grantTokens(req, res, deps.production, [access.viaUrlToken]);
-    return renderAlbum(req, res, node);
+    return isAlbum(node) ? renderAlbum(req, res, node) : renderFolder(req, res, node);
   };
 }
 

@@ -1,5 +1,5 @@
 import type { AlbumIndex } from '../albums/album-index.js';
-import { countMedia, coverOf, descendantsOf, isAlbum, titleOf, type TreeNode } from '../albums/album-tree.js';
+import { countMedia, coverOf, isAlbum, titleOf, type TreeNode } from '../albums/album-tree.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
 
@@ -34,7 +34,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
     const { photos, videos } = countMedia(node);
     subtitle = [photos ? plural(photos, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(' · ') || 'Empty';
   } else {
-    subtitle = plural(descendantsOf(node).filter((a) => !a.meta.hidden).length, 'album');
+    subtitle = plural(listedAlbumCount(node), 'album');
   }
   return { ...base, subtitle, cover: coverView };
 }
@@ -45,3 +45,16 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
  */
 export const listedChildren = (node: TreeNode): TreeNode[] =>
   node.children.filter((c) => (isAlbum(c) ? !c.meta.hidden : listedChildren(c).length > 0));
+
+/**
+ * How many albums a listing below `node` would show: hidden albums and what lies below them
+ * are left out, and so are the albums inside one with a password (their number is its content).
+ */
+function listedAlbumCount(node: TreeNode): number {
+  let count = 0;
+  for (const child of listedChildren(node)) {
+    if (isAlbum(child)) count++;
+    if (child.meta?.password === undefined) count += listedAlbumCount(child);
+  }
+  return count;
+}

@@ -16,10 +16,16 @@ export interface StaticPage {
 
 export type StaticPageName = 'landing' | 'home' | 'photos';
 
+/**
+ * A heading over a group of cards on /photos: a plain folder (a year, a category), or an
+ * album whose child albums are listed under it.
+ */
 interface Section {
   title: string;
   url: string;
   anchor: string;
+  /** The section lists the children of an album (whose own card is shown just above). */
+  ofAlbum: boolean;
   cards: CardView[];
   sections: Section[];
 }
@@ -68,22 +74,34 @@ export class StaticPages {
         cards: cards.map((c) => ({ ...c, imageUrl: c.image ? `/content/cards/${encodePath(c.image)}` : '' })),
       };
     }
-    const top = listedChildren(this.index.root);
-    const sections: Section[] = [];
-    const looseCards: CardView[] = [];
-    for (const node of top) {
-      if (isAlbum(node)) looseCards.push(await this.#card(node));
-      else sections.push(await this.#section(node));
-    }
-    return { sections, looseCards };
+    // Top level: folders (years) first, then the albums that sit at the top, then their children.
+    const tree = await this.#section(this.index.root);
+    return {
+      sections: tree.sections.filter((s) => !s.ofAlbum),
+      looseCards: tree.cards,
+      albumSections: tree.sections.filter((s) => s.ofAlbum),
+    };
   }
 
-  /** Plain folders (years, categories) become sections; albums become cards. */
+  /**
+   * The whole tree below `node`, nested: plain folders become sections; albums become cards,
+   * followed by a section of their own child albums. A protected album is shown as a locked
+   * card and nothing below it is listed: the names of its albums are its content too.
+   */
   async #section(node: TreeNode): Promise<Section> {
-    const section: Section = { title: titleOf(node), url: albumPageUrl(node.path), anchor: `s-${node.path.replace(/[^\w-]+/g, '-')}`, cards: [], sections: [] };
+    const section: Section = {
+      title: titleOf(node),
+      url: albumPageUrl(node.path),
+      anchor: `s-${node.path.replace(/[^\w-]+/g, '-')}`,
+      ofAlbum: isAlbum(node),
+      cards: [],
+      sections: [],
+    };
     for (const child of listedChildren(node)) {
       if (isAlbum(child)) section.cards.push(await this.#card(child));
-      else section.sections.push(await this.#section(child));
+      if (isAlbum(child) && isProtected(child)) continue;
+      const sub = await this.#section(child);
+      if (sub.cards.length > 0 || sub.sections.length > 0) section.sections.push(sub);
     }
     return section;
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { eventually, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+import { accessCookie, eventually, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 
 describe('pages', () => {
   const fx = new GalleryFixture();
@@ -156,6 +156,105 @@ describe('pages', () => {
     it('should answer an unknown API route with 404 JSON', async () => {
       const res = await app.get('/api/nothing-here').expect(404).expect('Content-Type', /json/);
       expect(res.body).to.deep.equal({ error: 'Unknown API endpoint' });
+    });
+  });
+
+  describe('an album tree of albums inside albums', () => {
+    const tree = new GalleryFixture();
+    let treeApp: ReturnType<typeof request>;
+    let photos: string;
+    before(async function () {
+      this.timeout(30_000);
+      // Only albums at the top level: no year or category folders.
+      await tree.build({
+        holidays: { meta: { title: 'Holidays' }, files: ['h1.jpg'] },
+        'holidays/kids': { meta: { title: 'Kids' }, files: ['k.jpg'] },
+        'holidays/kids/beach': { meta: { title: 'Beach day' }, files: ['b.jpg'] },
+        'holidays/plain/sub': { meta: { title: 'Sub in a folder' }, files: ['sub.jpg'] },
+        'holidays/hush': { meta: { title: 'Hushed', hidden: true }, files: ['hu.jpg'] },
+        'holidays/hush/under': { meta: { title: 'Under hushed' } },
+        'holidays/locked-kid': { meta: { title: 'Locked kid', password: 'pw' }, files: ['lk.jpg'] },
+        'holidays/locked-kid/grandkid': { meta: { title: 'Grandkid title' }, files: ['gk.jpg'] },
+        'holidays/corner/open': { meta: { title: 'Open corner' } },
+        'holidays/corner/locked-in': { meta: { title: 'Locked in', password: 'pw' } },
+        'holidays/corner/locked-in/one': { meta: { title: 'One' } },
+        'holidays/corner/locked-in/two': { meta: { title: 'Two' } },
+        'holidays/corner/hush/three': { meta: { title: 'Three', hidden: true } },
+        vault: { meta: { title: 'Vault', password: 'pw', allowAnonymous: true }, files: ['vault-cover.jpg'] },
+        'vault/2024/inside': { meta: { title: 'Inside the vault' }, files: ['inside-photo.jpg'] },
+        'vault/2024/deeper/more': { meta: { title: 'Deeper album' }, files: ['deep.jpg'] },
+        'vault/open-kid/extra/leaf': { meta: { title: 'Leaf below a passwordless child' } },
+        'vault/open-kid': { meta: { title: 'Open kid' } },
+      });
+      await tree.start();
+      treeApp = request(tree.gallery.app);
+      photos = (await treeApp.get('/photos').expect(200)).text;
+    });
+    after(() => tree.close());
+
+    describe('GET /photos', () => {
+      it('should not say the tree is empty when its top level holds albums', () => {
+        expect(photos).to.include('Holidays').and.not.include('No albums yet');
+      });
+
+      it('should list child albums nested under their parent, at any depth', () => {
+        for (const title of ['Kids', 'Beach day', 'Sub in a folder']) expect(photos, title).to.include(title);
+        expect(photos.indexOf('>Holidays<')).to.be.lessThan(photos.indexOf('>Kids<'));
+        expect(photos.indexOf('>Kids<')).to.be.lessThan(photos.indexOf('>Beach day<'));
+        expect(photos).to.match(/href="\/photos\/holidays\/kids\/beach"/);
+      });
+
+      it('should leave out hidden child albums and everything below them', () => {
+        expect(photos).to.not.include('Hushed').and.not.include('Under hushed').and.not.include('holidays/hush');
+      });
+
+      it('should show a locked child album with its lock, and nothing below it', () => {
+        expect(photos).to.include('Locked kid').and.not.include('Grandkid title').and.not.include('grandkid').and.not.include('lk.jpg');
+      });
+
+      it('should show a locked top-level album with its lock, and none of its folders, albums or cover', () => {
+        expect(photos).to.match(/<li class="card card--locked">\s*<a href="\/photos\/vault">/);
+        for (const leak of ['vault-cover', 'Inside the vault', 'inside-photo', 'Deeper album', 'Open kid', 'Leaf below', 'vault/2024', 'vault%2F']) {
+          expect(photos, leak).to.not.include(leak);
+        }
+      });
+    });
+
+    describe('GET /photos/{folder} below a protected album', () => {
+      for (const url of ['/photos/vault/2024', '/photos/vault/2024/deeper', '/photos/vault/open-kid/extra']) {
+        it(`should answer ${url} with the password form of the blocking album, not the albums inside`, async () => {
+          const res = await treeApp.get(url).expect(200);
+          expect(res.headers['cache-control']).to.equal('no-store');
+          expect(res.text).to.include('<input type="hidden" name="albumPath" value="vault">').and.include('Vault');
+          expect(res.text).to.include(`<input type="hidden" name="returnUrl" value="${url}">`);
+          for (const leak of ['Inside the vault', 'inside-photo', 'Deeper album', 'deep.jpg', 'Leaf below', 'vault-cover', '/api/thumbnail', 'card']) {
+            expect(res.text, leak).to.not.include(leak);
+          }
+        });
+      }
+
+      it('should list the albums to a visitor holding the token, without storing the page', async () => {
+        const res = await treeApp.get('/photos/vault/2024').set('Cookie', accessCookie([tree.token('vault')])).expect(200);
+        expect(res.text).to.include('Inside the vault').and.include('deeper');
+        expect(res.headers['cache-control']).to.equal('no-store');
+      });
+
+      it('should open with a share link of the blocking album and keep its token in the cookie', async () => {
+        const res = await treeApp.get(`/photos/vault/2024?token=${tree.token('vault')}`).expect(200);
+        expect(res.text).to.include('Inside the vault').and.include('/assets/album.js');
+        expect(String(res.headers['set-cookie'])).to.include('album-access=');
+      });
+
+      it('should not count the albums inside a locked or hidden album on a folder card', async () => {
+        const res = await treeApp.get('/photos/holidays').expect(200);
+        expect(res.text).to.match(/>corner<\/span>\s*<span class="card__meta">2 albums</);
+      });
+
+      it('should still list the albums of a public folder, with no-cache', async () => {
+        const res = await treeApp.get('/photos/holidays/plain').expect(200);
+        expect(res.text).to.include('Sub in a folder');
+        expect(res.headers['cache-control']).to.equal('no-cache');
+      });
     });
   });
 
