@@ -190,6 +190,8 @@ export class AlbumFiles {
         throw err;
       }
       if (!isInside(realRoot, real)) throw badRequest('Invalid parameter: path leads out of the albums directory');
+      // Any depth may be an album, so the path may name a photo or another file of the tree.
+      if (!(await fs.stat(real)).isDirectory()) throw conflict(`A file is in the way of the album: ${segments.slice(0, depth).join('/')}`);
       return path.join(real, ...segments.slice(depth));
     }
     return path.join(realRoot, ...segments);

@@ -62,6 +62,50 @@ describe('admin /api/albums', () => {
       expect(res.body).to.deep.include({ parent: '2024/travel/lisbon', protected: true });
     });
 
+    for (const albumPath of ['holidays', '2024/lisbon', '2024/travel']) {
+      it(`should create an album at ${JSON.stringify(albumPath)}: an album may sit at any depth`, async () => {
+        const res = await request(fx.app).post('/api/albums').send({ path: albumPath, title: 'Anywhere' }).expect(201);
+        expect(res.body).to.deep.include({ path: albumPath, title: 'Anywhere', media: [] });
+        expect(fx.readAlbumJson(albumPath)).to.deep.include({ title: 'Anywhere' });
+      });
+    }
+
+    it('should create a child album inside a top-level album, and a parent above existing albums', async () => {
+      await request(fx.app).post('/api/albums').send({ path: 'holidays', title: 'Holidays', password: 'pw' }).expect(201);
+      const child = await request(fx.app).post('/api/albums').send({ path: 'holidays/kids', title: 'Kids' }).expect(201);
+      expect(child.body).to.deep.include({ parent: 'holidays', protected: true });
+      // A folder above albums becomes an album itself; the albums below it become its children.
+      await request(fx.app).post('/api/albums').send({ path: '2024', title: 'Year 2024' }).expect(201);
+      const lisbon = await request(fx.app).get('/api/albums/2024/travel/lisbon/day-1').expect(200);
+      expect(lisbon.body.parent).to.equal('2024/travel/lisbon');
+      const list = await request(fx.app).get('/api/albums').expect(200);
+      const byPath = Object.fromEntries((list.body as Array<{ path: string; parent: string | null }>).map((a) => [a.path, a.parent]));
+      expect(byPath).to.deep.include({ holidays: null, 'holidays/kids': 'holidays', '2024': null, '2024/travel/lisbon': '2024' });
+    });
+
+    it('should answer 409 when a file of the tree is in the way, and create nothing', async () => {
+      for (const albumPath of ['2024/travel/lisbon/IMG_2.jpg', '2024/travel/lisbon/notes.txt/inner']) {
+        const before = listDir(fx.albumsDir);
+        const res = await request(fx.app).post('/api/albums').send({ path: albumPath, title: 'X' }).expect(409);
+        expect(res.body.error).to.match(/^A file is in the way of the album: 2024\/travel\/lisbon\/(IMG_2\.jpg|notes\.txt)$/);
+        expect(listDir(fx.albumsDir)).to.deep.equal(before);
+      }
+    });
+
+    it('should edit, fill, list and delete a top-level album like any other', async () => {
+      await request(fx.app).post('/api/albums').send({ path: 'holidays', title: 'Holidays' }).expect(201);
+      const put = await request(fx.app).put('/api/albums/holidays').send({ style: 'single', title: 'Summer' }).expect(200);
+      expect(put.body).to.deep.include({ path: 'holidays', title: 'Summer', style: 'single' });
+      await request(fx.app).post('/api/photos/holidays').attach('files', await makeJpeg(), 'beach.jpg').expect(201);
+      const photos = await request(fx.app).get('/api/photos/holidays').expect(200);
+      expect((photos.body as Array<{ name: string }>).map((p) => p.name)).to.deep.equal(['beach.jpg']);
+      expect((await request(fx.app).get('/api/albums/holidays').expect(200)).body).to.deep.include({ photoCount: 1, parent: null });
+      const del = await request(fx.app).delete('/api/albums/holidays').expect(200);
+      expect(del.body.trashedTo).to.match(/^\.trash\/[^/]+\/holidays$/);
+      expect(fs.existsSync(path.join(fx.albumsDir, 'holidays'))).to.equal(false);
+      expect(fs.existsSync(path.join(fx.albumsDir, ...del.body.trashedTo.split('/'), 'beach.jpg'))).to.equal(true);
+    });
+
     it('should answer 409 when the album exists, and leave it alone', async () => {
       const before = fx.readAlbumJson('2024/travel/lisbon');
       const res = await request(fx.app).post('/api/albums').send({ path: '2024/travel/lisbon', title: 'Other' }).expect(409);
@@ -75,7 +119,8 @@ describe('admin /api/albums', () => {
       ['/abs/olute/path', /must be relative/],
       ['a\\b/c/d', /backslash/],
       ['2024/a\u0000b/c', /control character/],
-      ['2024/travel', /year\/category\/album/],
+      [`2024/cat/${'東'.repeat(90)}`, /longer than/],
+      [Array.from({ length: 40 }, () => 'deep').join('/'), /too deep/],
       ['2024//x/y', /empty segment/],
       ['2024/.hidden/x', /may hold only/],
       ['2024/trip/name.', /may hold only/],

@@ -79,6 +79,21 @@ describe('admin and public server on one tree', function () {
     expect((await request(gallery.app).get(rotated.body.sharePath).expect(200)).text).to.include('tree.jpg');
   });
 
+  it('should serve albums the admin creates at any depth, nested on /photos', async () => {
+    await request(admin).post('/api/albums').send({ path: 'holidays', title: 'Holidays at home' }).expect(201);
+    await request(admin).post('/api/albums').send({ path: 'holidays/kids', title: 'The kids' }).expect(201);
+    await request(admin).post('/api/albums').send({ path: '2024/lisbon', title: 'Lisbon in two' }).expect(201);
+    await request(admin).post('/api/photos/holidays/kids').attach('files', await makeJpeg(), 'swing.jpg').expect(201);
+    await eventually(async () => {
+      const photos = (await request(gallery.app).get('/photos').expect(200)).text;
+      expect(photos).to.include('Holidays at home').and.include('Lisbon in two').and.not.include('No albums yet');
+      expect(photos.indexOf('Holidays at home')).to.be.lessThan(photos.indexOf('The kids'));
+      const kids = await request(gallery.app).get('/photos/holidays/kids').expect(200);
+      expect(kids.text).to.include('swing.jpg');
+    });
+    expect((await request(gallery.app).get('/photos/holidays').expect(200)).text).to.include('The kids');
+  });
+
   it('should drop an album deleted through the admin', async () => {
     await request(admin).post('/api/albums').send({ path: '2024/travel/porto', title: 'Porto' }).expect(201);
     await eventually(async () => {
