@@ -1,12 +1,13 @@
 import type { CookieOptions, Request, Response } from 'express';
+import { isWellFormedToken } from '../albums/album-record.js';
 
 export const ACCESS_COOKIE = 'album-access';
 const COOKIE_MAX_AGE_MS = 86_400_000;
 /** Bounds what one visitor can make us compare per request. */
 const MAX_TOKENS = 64;
-const MAX_TOKEN_LENGTH = 256;
 
-const isToken = (t: unknown): t is string => typeof t === 'string' && t.length > 0 && t.length <= MAX_TOKEN_LENGTH;
+/** The rule album.json's tokens follow too: every token an album can have, a visitor can hold. */
+const isToken = isWellFormedToken;
 
 /** Tokens of the `album-access` cookie; anything malformed reads as none. */
 export function cookieTokens(req: Request): string[] {

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type AlbumMeta, AlbumRecordError, checkAlbumFields, toAlbumMeta } from '../albums/album-record.js';
+import { type RecordWithToken, readRecordWithToken } from '../albums/record-token.js';
 import { ALBUM_FILE } from '../albums/scan.js';
+import { type FileVersion, readVersioned, replaceIfUnchanged } from '../albums/versioned-file.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { HttpError, badRequest, notFound } from '../http-error.js';
 import { mediaKind } from '../media-types.js';
@@ -29,9 +31,12 @@ export interface StoredAlbum {
   readonly path: string;
   /** Real absolute directory of the album. */
   readonly dir: string;
-  /** `token` is undefined only for a hand-made album.json the public index has not seen yet. */
+  /** `token` is undefined only when album.json has none and cannot be written (a read-only tree). */
   readonly meta: AlbumMeta;
 }
+
+/** Saves by hand that keep landing between our read and our rename before an edit gives up with 409. */
+const MAX_EDIT_TRIES = 3;
 
 /**
  * The admin's writes to the album tree. Every change of an album.json is a read-modify-write
@@ -41,13 +46,10 @@ export interface StoredAlbum {
 export class AlbumFiles {
   readonly #albumsDir: string;
   readonly #queue: KeyedQueue;
-  /** The token the public index generated for an album whose file has none (yet). */
-  readonly #knownToken: (albumPath: string) => string | undefined;
 
-  constructor(opts: { albumsDir: string; queue: KeyedQueue; knownToken: (albumPath: string) => string | undefined }) {
+  constructor(opts: { albumsDir: string; queue: KeyedQueue }) {
     this.#albumsDir = opts.albumsDir;
     this.#queue = opts.queue;
-    this.#knownToken = opts.knownToken;
   }
 
   /** The real directory of an existing album; 404 when there is none at `albumPath`. */
@@ -63,16 +65,24 @@ export class AlbumFiles {
     return dir;
   }
 
+  /**
+   * The album as on disk. A token-less album.json gets its token written here, the same way the
+   * public index does it, so the token shown is the one on disk, the one the public server uses.
+   */
   async read(albumPath: string): Promise<StoredAlbum> {
     const dir = await this.locate(albumPath);
-    const record = await readRecord(dir, albumPath);
-    try {
-      return { path: albumPath, dir, meta: this.#validate({ ...record, token: record.token ?? this.#knownToken(albumPath) }) };
-    } catch (err) {
-      // Nothing the client sent is wrong: the file on disk is (edited by hand). A PUT can repair it.
-      if (err instanceof HttpError && err.status === 400) throw conflict(`The album.json of ${albumPath} is invalid (${err.message}); fix it with PUT or by hand`);
-      throw err;
-    }
+    return this.#queue.run(dir, async () => {
+      let record: RecordWithToken;
+      try {
+        record = await readRecordWithToken(path.join(dir, ALBUM_FILE));
+      } catch (err) {
+        if (isMissing(err)) throw notFound(`Album not found: ${albumPath}`);
+        // Nothing the client sent is wrong: the file on disk is (edited by hand). A PUT can repair it.
+        if (err instanceof AlbumRecordError) throw conflict(`The album.json of ${albumPath} is invalid (Invalid album metadata: ${err.message}); fix it with PUT or by hand`);
+        throw err;
+      }
+      return { path: albumPath, dir, meta: record.meta };
+    });
   }
 
   /** Creates `albumPath` (already shape-checked) with `fields`; 409 when it is already an album. */
@@ -150,17 +160,24 @@ export class AlbumFiles {
     return { parent, protected: locked };
   }
 
+  /**
+   * Read-modify-write of album.json inside the album's queue (edits through the admin never
+   * interleave), ending in a rename only if the file is still the one read: a save by hand or a
+   * token written by the public server in between is not overwritten; the edit is redone on it.
+   */
   async #modify(albumPath: string, change: (record: AlbumRecord) => AlbumRecord): Promise<StoredAlbum> {
     const dir = await this.locate(albumPath);
     return this.#queue.run(dir, async () => {
-      // Read inside the queue: the previous edit of this album has been written by now.
-      const current = await readRecord(await this.locate(albumPath), albumPath);
-      const next = change(current);
-      next.token ??= this.#knownToken(albumPath) ?? crypto.randomUUID();
-      const meta = this.#validate(next);
-      if (meta.thumbnail !== undefined && meta.thumbnail !== current.thumbnail) await checkThumbnail(dir, meta.thumbnail);
-      await writeRecord(dir, next);
-      return { path: albumPath, dir, meta };
+      for (let attempt = 1; ; attempt++) {
+        const { version, record: current } = await readRecord(await this.locate(albumPath), albumPath);
+        const next = change(current);
+        // A file without a token gets one with this write, as the index would have given it.
+        if (!Object.hasOwn(next, 'token') || next.token === null) next.token = crypto.randomUUID();
+        const meta = this.#validate(next);
+        if (meta.thumbnail !== undefined && meta.thumbnail !== current.thumbnail) await checkThumbnail(dir, meta.thumbnail);
+        if (await replaceIfUnchanged(path.join(dir, ALBUM_FILE), version, serializeRecord(next))) return { path: albumPath, dir, meta };
+        if (attempt === MAX_EDIT_TRIES) throw conflict(`The album.json of ${albumPath} keeps changing on disk; try again`);
+      }
     });
   }
 
@@ -201,7 +218,7 @@ export class AlbumFiles {
 /** Checks a patch before it is merged: known fields, right types, a strong token, a safe cover path. */
 function checkPatch(patch: Record<string, unknown>): void {
   const problems = checkAlbumFields(patch);
-  for (const field of REQUIRED_FIELDS) if (field in patch && patch[field] === null) problems.push(`${field} cannot be removed`);
+  for (const field of REQUIRED_FIELDS) if (Object.hasOwn(patch, field) && patch[field] === null) problems.push(`${field} cannot be removed`);
   if (typeof patch.token === 'string' && !TOKEN_SHAPE.test(patch.token)) {
     problems.push('token must be 16 to 200 characters of letters, digits, ".", "_", "~" and "-"');
   }
@@ -240,29 +257,37 @@ async function checkThumbnail(dir: string, thumbnail: string): Promise<void> {
   throw invalidMetadata([`thumbnail "${thumbnail}" is not a file of the album or of a child album`]);
 }
 
-async function readRecord(dir: string, albumPath: string): Promise<AlbumRecord> {
-  let text: string;
+async function readRecord(dir: string, albumPath: string): Promise<{ version: FileVersion; record: AlbumRecord }> {
+  let version: FileVersion;
   try {
-    text = await fs.readFile(path.join(dir, ALBUM_FILE), 'utf8');
+    version = await readVersioned(path.join(dir, ALBUM_FILE));
   } catch (err) {
     if (isMissing(err)) throw notFound(`Album not found: ${albumPath}`);
     throw err;
   }
-  const parsed = parseJsonObject(text);
+  const parsed = parseJsonObject(version.text);
   if (!parsed) {
     throw conflict(`The album.json of ${albumPath} is not a JSON object; fix it by hand first`);
   }
-  return parsed as AlbumRecord;
+  return { version, record: parsed as AlbumRecord };
 }
 
 const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'token'];
 
+/**
+ * Known fields first, in the SPEC's order, so hand-diffs of album.json stay readable. Built with
+ * Object.fromEntries, which defines every key as a plain field: a `__proto__` or `constructor`
+ * the owner wrote is kept as it is, and can neither set a prototype nor be mistaken for one.
+ */
+function serializeRecord(record: AlbumRecord): string {
+  const own = (key: string) => (Object.hasOwn(record, key) ? record[key] : undefined);
+  const known = FIELD_ORDER.filter((key) => own(key) !== undefined).map((key) => [key, own(key)] as const);
+  const others = Object.entries(record).filter(([key]) => !FIELD_ORDER.includes(key));
+  return `${JSON.stringify(Object.fromEntries([...known, ...others]), null, 2)}\n`;
+}
+
 async function writeRecord(dir: string, record: AlbumRecord): Promise<void> {
-  // Known fields first, in the SPEC's order, so hand-diffs of album.json stay readable.
-  const ordered: AlbumRecord = {};
-  for (const key of FIELD_ORDER) if (record[key] !== undefined) ordered[key] = record[key];
-  for (const [key, value] of Object.entries(record)) if (!(key in ordered)) ordered[key] = value;
-  await writeFileAtomic(path.join(dir, ALBUM_FILE), `${JSON.stringify(ordered, null, 2)}\n`);
+  await writeFileAtomic(path.join(dir, ALBUM_FILE), serializeRecord(record));
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -43,7 +43,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
     config,
     index: deps.index,
     queue,
-    albums: new AlbumFiles({ albumsDir: config.albumsDir, queue, knownToken: (p) => deps.index.album(p)?.meta.token }),
+    albums: new AlbumFiles({ albumsDir: config.albumsDir, queue }),
     uploads: { maxFileBytes: deps.maxUploadBytes ?? MAX_UPLOAD_BYTES, maxFiles: MAX_FILES_PER_REQUEST },
     refreshIndex: async () => {
       try {

@@ -10,6 +10,8 @@ export interface AlbumIndexOptions {
   /** Quiet time after the last change before a rescan. */
   readonly debounceMs?: number;
   readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Test seam: runs between reading a token-less album.json and writing it back with a token. */
+  readonly beforeTokenWrite?: (file: string) => void | Promise<void>;
 }
 
 /**
@@ -22,8 +24,9 @@ export class AlbumIndex extends EventEmitter {
   #root: TreeNode;
   #byPath: Map<string, TreeNode>;
   #version = 1;
-  readonly #opts: Required<AlbumIndexOptions>;
-  readonly #memoryTokens = new Map<string, string>();
+  readonly #opts: Required<Omit<AlbumIndexOptions, 'beforeTokenWrite'>> & Pick<AlbumIndexOptions, 'beforeTokenWrite'>;
+  /** Tokens that could not be written into a read-only album.json, by version of that file. */
+  #memoryTokens: ReadonlyMap<string, string> = new Map();
   readonly #watchers = new Map<string, fs.FSWatcher>();
   #timer: NodeJS.Timeout | undefined;
   #scanning: Promise<void> | undefined;
@@ -100,11 +103,13 @@ export class AlbumIndex extends EventEmitter {
   }
 
   async #scanOnce(): Promise<void> {
-    const { root, dirs } = await scanAlbums({
+    const { root, dirs, memoryTokens } = await scanAlbums({
       albumsDir: this.#opts.albumsDir,
       memoryTokens: this.#memoryTokens,
       log: this.#opts.log,
+      beforeTokenWrite: this.#opts.beforeTokenWrite,
     });
+    this.#memoryTokens = memoryTokens;
     const byPath = new Map<string, TreeNode>();
     const walk = (n: TreeNode) => {
       byPath.set(n.path, n);

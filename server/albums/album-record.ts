@@ -29,7 +29,24 @@ const isString: FieldCheck = (v) => typeof v === 'string';
 const isBoolean: FieldCheck = (v) => typeof v === 'boolean';
 const isNumber: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);
 
-const FIELD_CHECKS: Readonly<Record<string, [FieldCheck, string]>> = {
+/** Longest token a visitor's cookie, `X-Album-Token` header or share link may carry. */
+export const MAX_TOKEN_LENGTH = 256;
+export const TOKEN_RULE = `1 to ${MAX_TOKEN_LENGTH} characters, not all spaces, without control characters`;
+
+/**
+ * The one rule for tokens, applied to album.json and to what visitors present alike: a token
+ * the record accepts can always be held, so an unlock never reports a success the cookie then
+ * drops. Lone surrogates are refused too: they cannot be put in a URL.
+ */
+export function isWellFormedToken(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= MAX_TOKEN_LENGTH && v.trim() !== '' && !/[\p{Cc}\p{Cs}]/u.test(v);
+}
+
+/**
+ * A Map, not an object literal: a key of album.json or of an admin body such as
+ * `constructor` or `__proto__` must not find a member of Object.prototype.
+ */
+const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(Object.entries({
   title: [(v) => typeof v === 'string' && v.trim() !== '', 'a non-empty string'],
   password: [isString, 'a string'],
   thumbnail: [isString, 'a string'],
@@ -38,10 +55,10 @@ const FIELD_CHECKS: Readonly<Record<string, [FieldCheck, string]>> = {
   isCollection: [isBoolean, 'a boolean'],
   allowAnonymous: [isBoolean, 'a boolean'],
   style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
-  token: [(v) => typeof v === 'string' && v.trim() !== '', 'a non-empty string'],
-};
+  token: [isWellFormedToken, TOKEN_RULE],
+} satisfies Record<string, [FieldCheck, string]>));
 
-export const ALBUM_FIELDS = Object.keys(FIELD_CHECKS);
+export const ALBUM_FIELDS = [...FIELD_CHECKS.keys()];
 
 /**
  * Checks the fields present in `input` (all optional here) and returns a list of problems,
@@ -51,7 +68,7 @@ export const ALBUM_FIELDS = Object.keys(FIELD_CHECKS);
 export function checkAlbumFields(input: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const [key, value] of Object.entries(input)) {
-    const check = FIELD_CHECKS[key];
+    const check = FIELD_CHECKS.get(key);
     if (!check) {
       problems.push(`unknown field "${key}"`);
       continue;
@@ -79,20 +96,25 @@ export function parseAlbumRecord(text: string): AlbumMeta {
 
 export function toAlbumMeta(raw: unknown): AlbumMeta {
   if (!isPlainObject(raw)) throw new AlbumRecordError('must be a JSON object');
-  if (raw.title === undefined) throw new AlbumRecordError('title is required');
+  // Own fields only: an absent field must read as absent, never as a member of Object.prototype.
+  const opt = <T>(key: string) => {
+    const v = Object.hasOwn(raw, key) ? raw[key] : undefined;
+    return v === null || v === undefined ? undefined : (v as T);
+  };
+  const title = opt<string>('title');
+  if (title === undefined) throw new AlbumRecordError('title is required');
   const problems = checkAlbumFields(raw).filter((p) => !p.startsWith('unknown field'));
   if (problems.length > 0) throw new AlbumRecordError(problems.join('; '));
-  const opt = <T>(v: unknown) => (v === null || v === undefined ? undefined : (v as T));
-  const password = opt<string>(raw.password);
+  const password = opt<string>('password');
   return Object.freeze({
-    title: (raw.title as string).trim(),
+    title: title.trim(),
     password: password === '' ? undefined : password,
-    thumbnail: opt<string>(raw.thumbnail),
-    order: opt<number>(raw.order),
-    hidden: opt<boolean>(raw.hidden) ?? false,
-    isCollection: opt<boolean>(raw.isCollection) ?? false,
-    allowAnonymous: opt<boolean>(raw.allowAnonymous) ?? false,
-    style: opt<AlbumStyle>(raw.style) ?? 'grid',
-    token: opt<string>(raw.token),
+    thumbnail: opt<string>('thumbnail'),
+    order: opt<number>('order'),
+    hidden: opt<boolean>('hidden') ?? false,
+    isCollection: opt<boolean>('isCollection') ?? false,
+    allowAnonymous: opt<boolean>('allowAnonymous') ?? false,
+    style: opt<AlbumStyle>('style') ?? 'grid',
+    token: opt<string>('token'),
   });
 }

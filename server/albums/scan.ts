@@ -1,26 +1,33 @@
-import crypto from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs-atomic.js';
 import { mediaKind } from '../media-types.js';
-import { type AlbumMeta, parseAlbumRecord } from './album-record.js';
+import type { AlbumMeta } from './album-record.js';
 import type { MediaItem, TreeNode } from './album-tree.js';
 import { naturalCompare } from './natural-order.js';
+import { type RecordWithToken, readRecordWithToken } from './record-token.js';
 
 export const ALBUM_FILE = 'album.json';
 
 export interface ScanOptions {
   readonly albumsDir: string;
-  /** Tokens generated earlier but not written back (read-only tree), by album path. */
-  readonly memoryTokens: Map<string, string>;
+  /**
+   * Tokens of the previous scan that could not be written back (read-only tree), keyed by the
+   * version of album.json they were made for, never by path: an edited or re-created file gets
+   * a new one.
+   */
+  readonly memoryTokens: ReadonlyMap<string, string>;
   readonly log: (level: 'warn' | 'error', message: string) => void;
+  /** Test seam: runs between reading a token-less album.json and writing it back with a token. */
+  readonly beforeTokenWrite?: (file: string) => void | Promise<void>;
 }
 
 export interface ScanResult {
   readonly root: TreeNode;
   /** Every directory of the tree that was read (watched for changes). */
   readonly dirs: string[];
+  /** The memory tokens still in use: pass them to the next scan. */
+  readonly memoryTokens: Map<string, string>;
 }
 
 interface MutableNode {
@@ -39,12 +46,15 @@ interface MutableNode {
  */
 export async function scanAlbums(opts: ScanOptions): Promise<ScanResult> {
   const dirs: string[] = [];
+  const memoryTokens = new Map<string, string>();
   const root: MutableNode = { path: '', name: '', meta: undefined, parent: undefined, children: [], media: [] };
-  await scanInto(root, opts.albumsDir, opts, dirs);
-  return { root: freeze(root), dirs };
+  await scanInto(root, opts.albumsDir, { ...opts, keptTokens: memoryTokens }, dirs);
+  return { root: freeze(root), dirs, memoryTokens };
 }
 
-async function scanInto(node: MutableNode, absDir: string, opts: ScanOptions, dirs: string[]): Promise<void> {
+type ScanState = ScanOptions & { readonly keptTokens: Map<string, string> };
+
+async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs: string[]): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await fs.readdir(absDir, { withFileTypes: true });
@@ -56,7 +66,7 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanOptions, di
   dirs.push(absDir);
   const visible = entries.filter((e) => !e.name.startsWith('.'));
   if (visible.some((e) => e.name === ALBUM_FILE && e.isFile())) {
-    const meta = await readMeta(node.path, absDir, opts);
+    const meta = await readMeta(absDir, opts);
     if (!meta) {
       node.meta = undefined;
       (node as { broken?: boolean }).broken = true;
@@ -106,34 +116,24 @@ function childOrder(a: MutableNode, b: MutableNode): number {
   return naturalCompare(a.name, b.name);
 }
 
-async function readMeta(albumPath: string, absDir: string, opts: ScanOptions): Promise<(AlbumMeta & { token: string }) | undefined> {
+async function readMeta(absDir: string, opts: ScanState): Promise<(AlbumMeta & { token: string }) | undefined> {
   const file = path.join(absDir, ALBUM_FILE);
-  let text: string;
-  let meta: AlbumMeta;
+  let record: RecordWithToken;
   try {
-    text = await fs.readFile(file, 'utf8');
-    meta = parseAlbumRecord(text);
+    record = await readRecordWithToken(file, {
+      remembered: (versionKey) => opts.memoryTokens.get(versionKey),
+      beforeWrite: opts.beforeTokenWrite && (() => opts.beforeTokenWrite!(file)),
+    });
   } catch (err) {
     opts.log('error', `skipping album ${file}: ${(err as Error).message}`);
     return undefined;
   }
-  if (meta.token !== undefined) return { ...meta, token: meta.token };
-  const token = opts.memoryTokens.get(albumPath) ?? (await writeBackToken(file, text, opts));
-  opts.memoryTokens.set(albumPath, token);
-  return { ...meta, token };
-}
-
-/** Adds a random token to album.json so share links survive restarts (CONTRACT §2). */
-async function writeBackToken(file: string, text: string, opts: ScanOptions): Promise<string> {
-  const token = crypto.randomUUID();
-  try {
-    const record = JSON.parse(text) as Record<string, unknown>;
-    record.token = token;
-    await writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
-  } catch (err) {
-    opts.log('warn', `could not write a token into ${file} (${(err as Error).message}); keeping it in memory until restart`);
+  if (record.stored) return record.meta;
+  if (!opts.memoryTokens.has(record.versionKey)) {
+    opts.log('warn', `could not write a token into ${file} (${record.reason}); keeping it in memory while the file stays as it is`);
   }
-  return token;
+  opts.keptTokens.set(record.versionKey, record.token);
+  return { ...record.meta, token: record.token };
 }
 
 function freeze(node: MutableNode): TreeNode {

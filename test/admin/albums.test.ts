@@ -321,6 +321,79 @@ describe('admin /api/albums', () => {
     });
   });
 
+  describe('keys named like Object.prototype members', () => {
+    const hostile = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+    for (const key of hostile) {
+      it(`should answer 400 unknown field "${key}" to PUT and POST, not 500`, async () => {
+        const file = path.join(fx.albumsDir, '2024/travel/lisbon/album.json');
+        const before = fs.readFileSync(file, 'utf8');
+        const put = await request(fx.app).put('/api/albums/2024/travel/lisbon').type('json').send(`{"${key}":{"title":"x"}}`).expect(400);
+        expect(put.body).to.deep.equal({ error: `Invalid album metadata: unknown field "${key}"` });
+        expect(fs.readFileSync(file, 'utf8')).to.equal(before);
+        const post = await request(fx.app).post('/api/albums').type('json').send(`{"path":"2025/new/album","title":"New","${key}":"x"}`).expect(400);
+        expect(post.body).to.deep.equal({ error: `Invalid album metadata: unknown field "${key}"` });
+        expect(fs.existsSync(path.join(fx.albumsDir, '2025'))).to.equal(false);
+      });
+    }
+
+    it('should list, show, edit and rotate an album whose album.json has such keys, and keep them as they are', async () => {
+      const file = path.join(fx.albumsDir, '2024/travel/lisbon/album.json');
+      const extra = '"constructor":"c","toString":{"a":1},"__proto__":{"password":"not-this"}';
+      fs.writeFileSync(file, `{"title":"Lisbon","password":"sesame","token":"lisbon-token-0123456789",${extra}}`);
+      await fx.index.rescan();
+      const list = await request(fx.app).get('/api/albums').expect(200);
+      expect((list.body as Array<{ path: string }>).map((a) => a.path)).to.include.members(['2024/travel/lisbon', '2024/travel/lisbon/day-1']);
+      expect((await request(fx.app).get('/api/albums/2024/travel/lisbon').expect(200)).body).to.include({ title: 'Lisbon', password: 'sesame' });
+      await request(fx.app).put('/api/albums/2024/travel/lisbon').send({ title: 'Lisboa' }).expect(200);
+      await request(fx.app).post('/api/albums/2024/travel/lisbon?action=rotate-token').expect(200);
+      const text = fs.readFileSync(file, 'utf8');
+      const record = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(record)).to.include.members(['constructor', 'toString', '__proto__']);
+      expect(Object.getPrototypeOf(record)).to.equal(Object.prototype);
+      expect(record).to.deep.include({ title: 'Lisboa', password: 'sesame', constructor: 'c', toString: { a: 1 } });
+      expect(text).to.include('"__proto__": {\n    "password": "not-this"\n  }');
+    });
+  });
+
+  describe('tokens come from album.json', () => {
+    it('should write a token into a hand-made album.json that has none and show that one', async () => {
+      const file = path.join(fx.albumsDir, '2024/travel/lisbon/album.json');
+      fs.writeFileSync(file, JSON.stringify({ title: 'Lisbon', password: 'changed' }));
+      const res = await request(fx.app).get('/api/albums/2024/travel/lisbon').expect(200);
+      expect(res.body.token).to.match(UUID).and.not.equal('lisbon-token-0123456789');
+      expect(fx.readAlbumJson('2024/travel/lisbon')).to.deep.equal({ title: 'Lisbon', password: 'changed', token: res.body.token });
+      expect(res.body.sharePath).to.equal(`/photos/2024/travel/lisbon?token=${res.body.token}`);
+    });
+
+    it('should show the token the public index uses, in the list and the album, after the token line is deleted', async () => {
+      // A second index over the same tree stands for the public server's process.
+      const { AlbumIndex } = await import('../../server/albums/album-index.js');
+      await fx.album('2024/travel/porto', { title: 'Porto' });
+      const publicIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
+      try {
+        fs.writeFileSync(path.join(fx.albumsDir, '2024/travel/porto/album.json'), JSON.stringify({ title: 'Porto', password: 'new' }));
+        await fx.index.rescan();
+        await publicIndex.rescan();
+        const publicToken = publicIndex.album('2024/travel/porto')!.meta.token;
+        expect(fx.readAlbumJson('2024/travel/porto').token).to.equal(publicToken);
+        const list = await request(fx.app).get('/api/albums').expect(200);
+        expect((list.body as Array<{ path: string; token: string }>).find((a) => a.path === '2024/travel/porto')!.token).to.equal(publicToken);
+        expect((await request(fx.app).get('/api/albums/2024/travel/porto').expect(200)).body.token).to.equal(publicToken);
+      } finally {
+        publicIndex.close();
+      }
+    });
+
+    it('should answer 409 for an album.json whose token is too long, and let rotate-token repair it', async () => {
+      const file = path.join(fx.albumsDir, '2024/travel/lisbon/album.json');
+      fs.writeFileSync(file, JSON.stringify({ title: 'Lisbon', token: 'y'.repeat(300) }));
+      const res = await request(fx.app).get('/api/albums/2024/travel/lisbon').expect(409);
+      expect(res.body.error).to.match(/token must be 1 to 256 characters/);
+      const rotated = await request(fx.app).post('/api/albums/2024/travel/lisbon?action=rotate-token').expect(200);
+      expect(fx.readAlbumJson('2024/travel/lisbon').token).to.equal(rotated.body.token).and.match(UUID);
+    });
+  });
+
   describe('DELETE /api/albums/{path}', () => {
     it('should move the album directory, children included, to .trash/<timestamp>/<path>', async () => {
       const res = await request(fx.app).delete('/api/albums/2024/travel/lisbon').expect(200);

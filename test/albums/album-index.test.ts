@@ -16,6 +16,15 @@ describe('parseAlbumRecord', () => {
     expect(meta).to.deep.equal({ title: 'Trip', password: undefined, thumbnail: undefined, order: undefined, hidden: false, isCollection: false, allowAnonymous: false, style: 'grid', token: undefined });
   });
 
+  it('should ignore unknown fields named like Object.prototype members', () => {
+    const meta = parseAlbumRecord('{"title":"T","constructor":"x","toString":1,"hasOwnProperty":null,"__proto__":{"password":"p"},"valueOf":[]}');
+    expect(meta).to.include({ title: 'T', password: undefined, hidden: false });
+  });
+
+  it('should accept a token of 256 characters', () => {
+    expect(parseAlbumRecord(`{"title":"T","token":"${'t'.repeat(256)}"}`).token).to.have.length(256);
+  });
+
   it('should treat an empty password as no password', () => {
     expect(parseAlbumRecord('{"title":"T","password":""}').password).to.equal(undefined);
   });
@@ -29,6 +38,9 @@ describe('parseAlbumRecord', () => {
     ['{"title":"T","hidden":"yes"}', /hidden must be a boolean/],
     ['{"title":"T","order":"1"}', /order must be a finite number/],
     ['{"title":"T","password":5}', /password must be a string/],
+    ['{"title":"T","token":""}', /token must be 1 to 256 characters/],
+    [`{"title":"T","token":"${'t'.repeat(257)}"}`, /token must be 1 to 256 characters/],
+    ['{"title":"T","token":"new\\nline-0123456789"}', /without control characters/],
   ] as const) {
     it(`should reject ${text} with a message naming the problem`, () => {
       expect(() => parseAlbumRecord(text)).to.throw(AlbumRecordError, message);
@@ -126,6 +138,20 @@ describe('AlbumIndex', () => {
     fs.writeFileSync(path.join(root, '2023/family/wedding/album.json'), '{ "title": "Wedding", "password": ');
     const idx = await open();
     expect(idx.album('2023/family/wedding/party')).to.equal(undefined);
+  });
+
+  it('should keep an album whose album.json has keys named constructor, toString or __proto__, children included', async () => {
+    fs.writeFileSync(
+      path.join(root, '2023/family/wedding/album.json'),
+      '{"title":"Wedding","password":"pw","token":"tok-wedding","constructor":"c","toString":"s","__proto__":{"hidden":true}}',
+    );
+    writeAlbum(root, '2024/travel/alps', { title: 'Alps', order: 1, token: 'tok-alps', constructor: { note: 'kept' } });
+    const idx = await open();
+    expect(idx.album('2023/family/wedding')!.meta).to.include({ title: 'Wedding', password: 'pw', hidden: false });
+    expect(idx.album('2023/family/wedding/party')).not.to.equal(undefined);
+    expect(idx.album('2023/family/wedding/party/late')).not.to.equal(undefined);
+    expect(idx.album('2024/travel/alps')!.meta.title).to.equal('Alps');
+    expect(logs).to.deep.equal([]);
   });
 
   it('should generate a missing token and write it back atomically', async () => {
