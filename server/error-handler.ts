@@ -2,9 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { HttpError, notFound } from './http-error.js';
 
-/** Error codes of the filesystem that mean "no such file" for the client, as send maps them. */
-const MISSING_FILE_CODES = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG']);
-
 /**
  * A Node system error (fs, net): its message names the path or address it failed on
  * ("ENOENT: no such file or directory, stat '/srv/albums/…'"), so it is never shown.
@@ -14,13 +11,14 @@ function isSystemError(err: unknown): err is NodeJS.ErrnoException {
   return typeof e?.code === 'string' && typeof e.syscall === 'string';
 }
 
-/** Status of any error: ours carry one; body-parser's and send's carry `status`/`type`. */
+/**
+ * Status of any error: ours carry one; body-parser's and send's carry `status`/`type` (send
+ * answers a file missing at open with 404). Any other error, fs errors included, is a 500.
+ */
 function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status;
   const s = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof s === 'number' && s >= 400 && s < 600) return s;
-  if (isSystemError(err) && MISSING_FILE_CODES.has(err.code ?? '')) return 404;
-  return 500;
+  return typeof s === 'number' && s >= 400 && s < 600 ? s : 500;
 }
 
 /** The status's own words in sentence case: "Not found", "Range not satisfiable". */

@@ -21,22 +21,29 @@ describe('errorHandler', () => {
     app.set('views', VIEWS_DIR);
     app.locals.asset = (p: string) => p;
     const readMissing = async () => fs.readFile(path.join(dir, 'gone', 'IMG_1.jpg'));
-    const readDirectory = async () => fs.readFile(dir);
-    app.get('/api/missing', async () => void (await readMissing()));
-    app.get('/api/directory', async () => void (await readDirectory()));
-    app.get('/page/missing', async () => void (await readMissing()));
+    // What send does with a file that is gone at open: the fs error itself, given a 404 (http-errors).
+    const sendMissing = async () => {
+      try {
+        await readMissing();
+      } catch (err) {
+        throw Object.assign(err as Error, { status: 404, statusCode: 404, expose: true });
+      }
+    };
+    app.get('/api/missing', sendMissing);
+    app.get('/api/unexpected', async () => void (await readMissing()));
+    app.get('/page/missing', sendMissing);
     app.use(errorHandler({ log: () => {} }));
     return app;
   }
 
   describe('with an fs error', () => {
-    it('should answer a missing file with 404 and no path', async () => {
+    it('should answer a missing file given a 404 with 404 and no path', async () => {
       const res = await request(createApp()).get('/api/missing').expect(404);
       expect(res.body).to.deep.equal({ error: 'Not found' });
     });
 
-    it('should answer any other fs failure with 500 and no path', async () => {
-      const res = await request(createApp()).get('/api/directory').expect(500);
+    it('should answer an fs error without a status with 500 and no path', async () => {
+      const res = await request(createApp()).get('/api/unexpected').expect(500);
       expect(res.body).to.deep.equal({ error: 'Internal server error' });
     });
 
