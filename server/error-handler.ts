@@ -52,12 +52,13 @@ function headersOf(err: unknown): Record<string, string> {
 /**
  * Headers a file route may have set for the file before it failed (send sets them once the
  * file is found, then can still fail to open or range it): the error is not that file, so
- * it must not be labelled or cached as one.
+ * it must not be labelled as one, nor cached (a year, `immutable`) in its place.
  */
-const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Content-Encoding', 'Accept-Ranges', 'ETag', 'Last-Modified', 'Cache-Control'];
+const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Content-Encoding', 'Accept-Ranges', 'ETag', 'Last-Modified'];
 
 function clearFileHeaders(res: Response): void {
   for (const name of FILE_HEADERS) res.removeHeader(name);
+  res.setHeader('Cache-Control', 'no-store');
 }
 
 /** APIs and media URLs answer errors in JSON (CONTRACT §3–4); pages get the HTML error page. */

@@ -40,6 +40,7 @@ describe('errorHandler', () => {
     it('should answer a missing file given a 404 with 404 and no path', async () => {
       const res = await request(createApp()).get('/api/missing').expect(404);
       expect(res.body).to.deep.equal({ error: 'Not found' });
+      expect(res.headers['cache-control']).to.equal('no-store');
     });
 
     it('should answer an fs error without a status with 500 and no path', async () => {
