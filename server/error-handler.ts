@@ -56,7 +56,7 @@ function headersOf(err: unknown): Record<string, string> {
  */
 const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Content-Encoding', 'Accept-Ranges', 'ETag', 'Last-Modified'];
 
-function clearFileHeaders(res: Response): void {
+function resetFileHeaders(res: Response): void {
   for (const name of FILE_HEADERS) res.removeHeader(name);
   res.setHeader('Cache-Control', 'no-store');
 }
@@ -82,7 +82,7 @@ export function errorHandler(opts: { log?: (msg: string, err: unknown) => void }
     const status = statusOf(err);
     if (status >= 500) log(`${req.method} ${req.path} failed`, err);
     const message = messageOf(err, status);
-    clearFileHeaders(res);
+    resetFileHeaders(res);
     res.set(headersOf(err));
     res.status(status);
     if (wantsJson(req.path) || !req.accepts('html')) {
