@@ -1,21 +1,64 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { STATUS_CODES } from 'node:http';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { HttpError, notFound } from './http-error.js';
 
-/** Status of any error: ours carry one; body-parser's carry `status`/`type`. */
+/**
+ * A Node system error (fs, net): its message names the path or address it failed on
+ * ("ENOENT: no such file or directory, stat '/srv/albums/…'"), so it is never shown.
+ */
+function isSystemError(err: unknown): err is NodeJS.ErrnoException {
+  const e = err as { code?: unknown; syscall?: unknown } | null;
+  return typeof e?.code === 'string' && typeof e.syscall === 'string';
+}
+
+/**
+ * Status of any error: ours carry one; body-parser's and send's carry `status`/`type` (send
+ * answers a file missing at open with 404). Any other error, fs errors included, is a 500.
+ */
 function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status;
   const s = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
   return typeof s === 'number' && s >= 400 && s < 600 ? s : 500;
 }
 
-/** A client-facing message: never a stack or an internal detail for 5xx. */
+/** The status's own words in sentence case: "Not found", "Range not satisfiable". */
+function neutralMessage(status: number): string {
+  if (status >= 500) return 'Internal server error';
+  const text = STATUS_CODES[status] ?? 'Bad request';
+  return text[0] + text.slice(1).toLowerCase();
+}
+
+/**
+ * A client-facing message: never a stack, a filesystem path or an internal detail. Our own
+ * errors are worded for the client; of the others (body-parser, send) only those marked
+ * `expose` (http-errors) say something safe, and never a system error's message.
+ */
 function messageOf(err: unknown, status: number): string {
   if (err instanceof HttpError) return err.message;
-  const type = (err as { type?: unknown } | null)?.type;
+  const e = err as { type?: unknown; expose?: unknown; message?: unknown } | null;
   if (status === 413) return 'Request body too large';
-  if (type === 'entity.parse.failed') return 'Malformed request body';
-  if (status >= 500) return 'Internal server error';
-  return (err as Error)?.message || 'Bad request';
+  if (e?.type === 'entity.parse.failed') return 'Malformed request body';
+  if (status >= 500 || isSystemError(err) || e?.expose !== true || typeof e.message !== 'string' || e.message === '') return neutralMessage(status);
+  return e.message;
+}
+
+/** Headers an error asks for (`Retry-After`, send's `Content-Range` of a 416), as http-errors carries them. */
+function headersOf(err: unknown): Record<string, string> {
+  const headers = (err as { headers?: unknown } | null)?.headers;
+  if (typeof headers !== 'object' || headers === null) return {};
+  return Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * Headers a file route may have set for the file before it failed (send sets them once the
+ * file is found, then can still fail to open or range it): the error is not that file, so
+ * it must not be labelled as one, nor cached (a year, `immutable`) in its place.
+ */
+const FILE_HEADERS = ['Content-Type', 'Content-Length', 'Content-Range', 'Content-Disposition', 'Content-Encoding', 'Accept-Ranges', 'ETag', 'Last-Modified'];
+
+function resetFileHeaders(res: Response): void {
+  for (const name of FILE_HEADERS) res.removeHeader(name);
+  res.setHeader('Cache-Control', 'no-store');
 }
 
 /** APIs and media URLs answer errors in JSON (CONTRACT §3–4); pages get the HTML error page. */
@@ -39,7 +82,8 @@ export function errorHandler(opts: { log?: (msg: string, err: unknown) => void }
     const status = statusOf(err);
     if (status >= 500) log(`${req.method} ${req.path} failed`, err);
     const message = messageOf(err, status);
-    if (err instanceof HttpError && err.headers) res.set(err.headers);
+    resetFileHeaders(res);
+    res.set(headersOf(err));
     res.status(status);
     if (wantsJson(req.path) || !req.accepts('html')) {
       res.json({ error: message, ...(err instanceof HttpError ? err.body : undefined) });

@@ -27,7 +27,24 @@ const EMPTY: HomeContent = { intro: { title: 'Welcome', body: '' }, cards: [] };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Reads `home.json` leniently: a missing or broken file gives an empty home page, logged. */
+/**
+ * A card link ends up in an `href`: only a path on this site (one leading '/') or an http(s)
+ * URL, never `javascript:`, `data:`, `//other.site` or anything a browser reads otherwise.
+ * The admin refuses the others; home.json edited by hand gets them dropped on reading.
+ */
+export function isSafeLink(value: string): boolean {
+  if (value === '') return true;
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return false;
+  if (value.startsWith('/')) return !value.startsWith('//');
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Reads `home.json` leniently: a missing or broken file gives an empty home page, logged; an unsafe link is dropped. */
 export function parseHomeContent(text: string): HomeContent {
   const raw = JSON.parse(text) as { intro?: Record<string, unknown>; cards?: unknown };
   const intro = raw.intro ?? {};
@@ -36,7 +53,7 @@ export function parseHomeContent(text: string): HomeContent {
     intro: { title: str(intro.title) || EMPTY.intro.title, body: str(intro.body) },
     cards: cards
       .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
-      .map((c, i) => ({ id: str(c.id) || String(i), title: str(c.title), description: str(c.description), image: str(c.image), link: str(c.link) })),
+      .map((c, i) => ({ id: str(c.id) || String(i), title: str(c.title), description: str(c.description), image: str(c.image), link: isSafeLink(str(c.link)) ? str(c.link) : '' })),
   };
 }
 

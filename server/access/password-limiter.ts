@@ -3,6 +3,10 @@ import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-li
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 15 * 60 * 1000;
+/** Clients remembered at most; past it the one seen least recently is forgotten (about 200 bytes each). */
+export const MAX_RECORDS = 50_000;
+/** How often an attempt also sweeps the records of clients that never came back. */
+const SWEEP_INTERVAL_MS = 60 * 1000;
 
 interface Record {
   /** Times of attempts that count: failures, and attempts still being checked. */
@@ -15,31 +19,56 @@ interface Record {
  * count, the 10th starts a 15-minute lockout from that moment, and nothing is added while
  * locked out. Every attempt is counted *before* its password is checked (express-rate-limit
  * increments first) and given back afterwards unless it failed, so concurrent guesses can
- * never get more than 10 wrong answers. Held in memory only.
+ * never get more than 10 wrong answers. Held in memory only, and bounded: a record expires
+ * with its last attempt or its lockout, expired ones are swept as attempts come in (a client
+ * that never comes back leaves nothing behind), and at most `maxRecords` clients are kept.
  */
 export class LockoutStore implements Store {
   readonly localKeys = true;
+  /** In order of last attempt, oldest first: the first entry is the one to forget when full. */
   readonly #records = new Map<string, Record>();
   readonly #now: () => number;
+  readonly #maxRecords: number;
+  #lastSweep: number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, maxRecords = MAX_RECORDS) {
     this.#now = now;
+    this.#maxRecords = maxRecords;
+    this.#lastSweep = now();
+  }
+
+  /** Clients currently remembered. */
+  get size(): number {
+    return this.#records.size;
+  }
+
+  /** Drops what has expired from a record; false when nothing is left of it. */
+  static #prune(rec: Record, now: number): boolean {
+    if (rec.lockedUntil !== 0 && now >= rec.lockedUntil) return false;
+    rec.hits = rec.hits.filter((t) => now - t < LOCKOUT_MS);
+    return rec.hits.length > 0 || rec.lockedUntil !== 0;
   }
 
   #live(key: string): Record | undefined {
     const rec = this.#records.get(key);
     if (!rec) return undefined;
-    const now = this.#now();
-    if (rec.lockedUntil !== 0 && now >= rec.lockedUntil) {
+    if (LockoutStore.#prune(rec, this.#now())) return rec;
+    this.#records.delete(key);
+    return undefined;
+  }
+
+  /** Forgets every expired record; amortised over attempts, so no timer outlives the store. */
+  #sweep(now: number): void {
+    this.#lastSweep = now;
+    for (const [key, rec] of this.#records) if (!LockoutStore.#prune(rec, now)) this.#records.delete(key);
+  }
+
+  /** Room for one more client: the one seen least recently is forgotten (in O(1), even under a flood). */
+  #makeRoom(): void {
+    for (const key of this.#records.keys()) {
+      if (this.#records.size < this.#maxRecords) break;
       this.#records.delete(key);
-      return undefined;
     }
-    rec.hits = rec.hits.filter((t) => now - t < LOCKOUT_MS);
-    if (rec.hits.length === 0 && rec.lockedUntil === 0) {
-      this.#records.delete(key);
-      return undefined;
-    }
-    return rec;
   }
 
   #info(rec: Record): ClientRateLimitInfo {
@@ -54,13 +83,18 @@ export class LockoutStore implements Store {
 
   increment(key: string): Promise<ClientRateLimitInfo> {
     const now = this.#now();
+    if (now - this.#lastSweep >= SWEEP_INTERVAL_MS) this.#sweep(now);
     let rec = this.#live(key);
-    if (rec && rec.lockedUntil !== 0) {
-      return Promise.resolve({ totalHits: MAX_FAILED_ATTEMPTS + 1, resetTime: new Date(rec.lockedUntil) });
-    }
-    if (!rec) {
+    if (rec) {
+      // Seen again: to the end of the order, the last to be forgotten.
+      this.#records.delete(key);
+    } else {
+      this.#makeRoom();
       rec = { hits: [], lockedUntil: 0 };
-      this.#records.set(key, rec);
+    }
+    this.#records.set(key, rec);
+    if (rec.lockedUntil !== 0) {
+      return Promise.resolve({ totalHits: MAX_FAILED_ATTEMPTS + 1, resetTime: new Date(rec.lockedUntil) });
     }
     rec.hits.push(now);
     if (rec.hits.length >= MAX_FAILED_ATTEMPTS) rec.lockedUntil = now + LOCKOUT_MS;

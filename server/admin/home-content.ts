@@ -7,7 +7,7 @@ import { isMissing } from '../paths.js';
 import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { WEB_IMAGE } from './web-images.js';
-import type { HomeCard, HomeIntro, HomeContent as PublicHomeContent } from '../home-content.js';
+import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../home-content.js';
 
 /** The home page content file of CONTRACT §5, under CONTENT_DIR. */
 export const HOME_FILE = 'home.json';
@@ -37,19 +37,6 @@ function checkTextFields(input: Record<string, unknown>, allowed: readonly strin
     if (typeof input[key] !== 'string' || (input[key] as string).trim() === '') problems.push(`${key} must be a non-empty string`);
   }
   return [...new Set(problems)];
-}
-
-/** Links end up in `href`: only this site's paths and web URLs, never `javascript:` or `//other.site`. */
-function isSafeLink(value: string): boolean {
-  if (value === '') return true;
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return false;
-  if (value.startsWith('/')) return !value.startsWith('//');
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }
 
 /** One file of CONTENT_DIR/assets/cards, by name: no folder, nothing hidden, a web image type. */

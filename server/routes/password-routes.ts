@@ -1,11 +1,12 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { isCrossSite } from '../access/cross-site.js';
 import { attemptState, type PasswordLimiter, remainingAttempts } from '../access/password-limiter.js';
 import { resolveAccess } from '../access/resolve-access.js';
 import { safeEqual } from '../access/safe-equal.js';
 import { cookieTokens, grantTokens, heldTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../albums/album-index.js';
 import type { Album } from '../albums/album-tree.js';
-import { badRequest, missingParameter, notFound } from '../http-error.js';
+import { badRequest, forbidden, missingParameter, notFound } from '../http-error.js';
 import { parseRelativePath } from '../paths.js';
 import { albumPageUrl } from '../pages/urls.js';
 
@@ -32,6 +33,14 @@ function stringField(body: Record<string, unknown> | undefined, name: string, re
   if (typeof v !== 'string') throw badRequest(`Invalid parameter: ${name} must be a string`);
   return v;
 }
+
+/**
+ * Any web page can post a form to /api/unlock: were its wrong guesses counted, a page the
+ * visitor happens to open could lock the whole household (one IP) out. A password attempt
+ * from another site is refused before the limiter sees it; the album's own page is same-origin.
+ */
+const refuseCrossSite: RequestHandler = (req, _res, next) =>
+  next(isCrossSite(req) ? forbidden('Password attempts from another site are refused: unlock the album from its own page') : undefined);
 
 /** The album named by `albumPath`, or a 400/404. */
 function albumFrom(index: AlbumIndex, body: Record<string, unknown> | undefined): Album {
@@ -80,8 +89,8 @@ function rateLimitedBody() {
 
 export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
   const router = Router();
-  const json = [requireType('json'), express.json({ limit: BODY_LIMIT })];
-  const form = [requireType('urlencoded'), express.urlencoded({ limit: BODY_LIMIT, extended: false })];
+  const json = [refuseCrossSite, requireType('json'), express.json({ limit: BODY_LIMIT })];
+  const form = [refuseCrossSite, requireType('urlencoded'), express.urlencoded({ limit: BODY_LIMIT, extended: false })];
   const limit = deps.limiter.middleware;
 
   router.post('/api/unlock', ...form, limit, (req, res) => {

@@ -260,6 +260,53 @@ describe('access control', () => {
     });
   });
 
+  describe('cross-site password attempts', () => {
+    const rightPassword = () => unlock('Open-Sesame').expect(302).expect('Location', '/photos/2024/family/wedding');
+
+    for (const [what, headers] of [
+      ['Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }],
+      ['a foreign Origin', { Origin: 'https://evil.example' }],
+      ['Origin: null', { Origin: 'null' }],
+      ['an Origin naming another port of this host', { Host: 'gallery.example', Origin: 'http://gallery.example:8080' }],
+    ] as const) {
+      it(`should refuse ${what} with 403 JSON on the three endpoints, without counting`, async () => {
+        for (let i = 0; i < 12; i++) {
+          const res = await unlock(`wrong-${i}`).set(headers).expect(403).expect('Content-Type', /application\/json/);
+          expect(res.body.error).to.be.a('string').and.not.empty;
+          expect(cookieOf(res)).to.equal(undefined);
+        }
+        await checkPassword('Open-Sesame').set(headers).expect(403);
+        await app.post('/api/check-access').set(headers).send({ albumPath: '2024/family/wedding', password: 'bad' }).expect(403);
+        expect((await checkPassword('bad').expect(401)).body.remainingAttempts).to.equal(9);
+        await rightPassword();
+      });
+    }
+
+    it('should let same-origin and same-site browsers through, and count their failures', async () => {
+      const sameOrigin = { 'Sec-Fetch-Site': 'same-origin', Origin: 'https://gallery.example', Host: 'gallery.example' };
+      const sameSite = { 'Sec-Fetch-Site': 'same-site', Origin: 'https://www.gallery.example', Host: 'photos.gallery.example' };
+      await unlock('bad').set(sameOrigin).expect(302).expect('Location', /error=wrong-password/);
+      await unlock('bad').set(sameSite).expect(302).expect('Location', /error=wrong-password/);
+      expect((await checkPassword('bad').expect(401)).body.remainingAttempts).to.equal(7);
+      const res = await unlock('Open-Sesame').set(sameOrigin).expect(302).expect('Location', '/photos/2024/family/wedding');
+      expect(cookieOf(res)).to.not.equal(undefined);
+    });
+
+    it('should let an older browser through whose Origin is this site, whatever its scheme and default port', async () => {
+      await unlock('Open-Sesame').set({ Host: 'gallery.example', Origin: 'https://gallery.example' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+      await unlock('Open-Sesame').set({ Host: 'gallery.example:443', Origin: 'https://gallery.example' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+      await checkPassword('Open-Sesame').set({ Host: 'gallery.example:8443', Origin: 'https://gallery.example:8443' }).expect(200);
+    });
+
+    it('should compare Origin with X-Forwarded-Host only with TRUST_PROXY', async () => {
+      const viaProxy = { Host: '127.0.0.1:3000', 'X-Forwarded-Host': 'photos.example', 'X-Forwarded-Proto': 'https', Origin: 'https://photos.example' };
+      await unlock('Open-Sesame').set(viaProxy).expect(403);
+      await fx.gallery.close();
+      await fx.start({ env: { TRUST_PROXY: 'loopback' } });
+      await request(fx.gallery.app).post('/api/unlock').type('form').set(viaProxy).send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+    });
+  });
+
   describe('rate limiting', () => {
     const failTimes = async (n: number) => {
       for (let i = 0; i < n; i++) await unlock(`wrong-${i}`).expect(302);

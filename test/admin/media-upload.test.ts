@@ -88,6 +88,25 @@ describe('admin /api/photos and /api/videos', () => {
       expect(listDir(uploadsDir())).to.deep.equal([]);
     });
 
+    it('should store a long non-Latin name shortened by bytes, with the rest of its batch', async () => {
+      const jpeg = await makeJpeg();
+      const longName = `${'東京の夜景と'.repeat(20)}.JPG`;
+      const res = await request(fx.app)
+        .post('/api/photos/2024/travel/lisbon')
+        .attach('files', jpeg, 'first.jpg')
+        .attach('files', jpeg, longName)
+        .attach('files', jpeg, longName)
+        .expect(201);
+      expect(res.body.stored).to.equal(3);
+      const [first, long, again] = (res.body.results as Array<{ file: string }>).map((r) => r.file);
+      expect(first).to.equal('first.jpg');
+      expect(long).to.match(/^東京の夜景と.*\.jpg$/);
+      expect(again).to.equal(long!.replace(/\.jpg$/, '-2.jpg'));
+      for (const name of [long!, again!]) expect(Buffer.byteLength(name)).to.be.at.most(255);
+      expect(listDir(albumDir)).to.have.members(['album.json', first, long, again]);
+      expect(listDir(uploadsDir())).to.deep.equal([]);
+    });
+
     it('should answer 413 past the per-file limit and keep nothing of the request', async () => {
       // A real JPEG padded past the limit: multer cuts it off on size, before any check of the content.
       const big = Buffer.concat([await makeJpeg(), Buffer.alloc(300 * 1024)]);

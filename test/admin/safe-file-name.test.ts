@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { safeFileName, uniqueFileName } from '../../server/admin/uploads/safe-file-name.js';
+import { MAX_NAME_BYTES, safeFileName, uniqueFileName } from '../../server/admin/uploads/safe-file-name.js';
 
 describe('safeFileName', () => {
   const cases: Array<[string, string, string]> = [
@@ -23,6 +23,36 @@ describe('safeFileName', () => {
       expect(safeFileName(input)).to.deep.equal({ base, ext });
     });
   }
+
+  describe('with a long name in a script of several bytes per character', () => {
+    const bytes = (s: string) => Buffer.byteLength(s);
+    for (const [what, unit] of [
+      ['Japanese (3 bytes)', '夏'],
+      ['Cyrillic (2 bytes)', 'ж'],
+      ['Devanagari clusters (a letter and its marks)', 'क्षि'],
+      ['letters with combining marks NFC cannot merge', 'q\u0323\u0307'],
+      ['a 4-byte letter', '𠜎'],
+    ] as const) {
+      it(`should shorten ${what} by bytes, keeping the extension and whole characters`, () => {
+        const { base, ext } = safeFileName(`${unit.repeat(200)}.JPG`);
+        expect(ext).to.equal('.jpg');
+        expect(bytes(base + ext)).to.be.at.most(MAX_NAME_BYTES);
+        expect(bytes(base)).to.be.above(MAX_NAME_BYTES - bytes(unit) - ext.length - 1);
+        expect(base).to.equal(unit.repeat(base.length / unit.length));
+        expect(base).to.not.include('\ufffd');
+      });
+    }
+
+    it('should leave room for a unique suffix and a temp name within 255 bytes', () => {
+      const { base, ext } = safeFileName(`${'日本'.repeat(200)}.jpeg`);
+      const name = uniqueFileName(base, ext, new Set([`${base}${ext}`.toLowerCase()]));
+      expect(bytes(`.${name}.4194304.0123456789ab.tmp`)).to.be.at.most(255);
+    });
+
+    it('should cut an absurd extension', () => {
+      expect(bytes(safeFileName(`a.${'x'.repeat(300)}`).ext)).to.be.at.most(16);
+    });
+  });
 
   it('should use the fallback for a name with nothing left', () => {
     expect(safeFileName('###.jpg', 'photo')).to.deep.equal({ base: 'photo', ext: '.jpg' });

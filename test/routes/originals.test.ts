@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import express from 'express';
 import request from 'supertest';
+import { createResolvers } from '../../server/access/gallery-access.js';
+import { errorHandler } from '../../server/error-handler.js';
+import type { MediaResolver } from '../../server/resolvers.js';
+import { originalsHandler } from '../../server/routes/originals.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -12,7 +17,7 @@ describe('GET /albums/{path}', () => {
 
   before(async () => {
     await fx.build({
-      '2024/trip/lisbon': { meta: { title: 'Lisbon', token: 't-lisbon' }, files: ['IMG_1.jpg', 'Café São Paulo – 日本.jpg', 'notes.txt', '.secret.jpg'] },
+      '2024/trip/lisbon': { meta: { title: 'Lisbon', token: 't-lisbon' }, files: ['IMG_1.jpg', 'Café São Paulo – 日本.jpg', 'notes.txt', '.secret.jpg', 'vanishing.jpg'] },
       '2024/trip/private': { meta: { title: 'Private', password: 'pw', token: 't-private' }, files: ['p1.jpg'] },
       '2024/trip/private/child': { meta: { title: 'Child', token: 't-child' }, files: ['c1.jpg'] },
     });
@@ -58,8 +63,14 @@ describe('GET /albums/{path}', () => {
       expect(Number(res.headers['content-length'])).to.equal(100);
     });
 
-    it('should answer an unsatisfiable Range with 416', async () => {
-      await app.get('/albums/2024/trip/lisbon/clip.mp4').set('Range', 'bytes=20000-30000').expect(416);
+    it('should answer an unsatisfiable Range with 416 JSON and the size in Content-Range', async () => {
+      const res = await app.get('/albums/2024/trip/lisbon/clip.mp4').set('Range', 'bytes=20000-30000').expect(416);
+      expect(res.headers['content-type']).to.match(/^application\/json/);
+      expect(res.headers['content-range']).to.equal('bytes */10000');
+      expect(res.body.error).to.be.a('string').and.not.empty;
+      // An error is not the file: none of the file's validators or its year-long cache header.
+      expect(res.headers['cache-control']).to.equal('no-store');
+      expect(res.headers['last-modified']).to.equal(undefined);
     });
   });
 
@@ -86,6 +97,28 @@ describe('GET /albums/{path}', () => {
         expect(res.text).to.not.include('outside the tree');
       });
     }
+  });
+
+  describe('when the file vanishes between lookup and open', () => {
+    // The real resolver finds the file; it is then deleted before send opens it, as when the
+    // owner removes a photo while a visitor asks for it.
+    function appWithVanishingFiles() {
+      const { resolveMedia } = createResolvers(fx.gallery.index, fx.albumsDir);
+      const vanishing: MediaResolver = async (req, raw) => {
+        const media = await resolveMedia(req, raw);
+        fs.rmSync(media.absPath);
+        return media;
+      };
+      return express().get('/albums/*splat', originalsHandler(vanishing)).use(errorHandler({ log: () => {} }));
+    }
+
+    it('should answer 404 JSON that names no filesystem path', async () => {
+      const res = await request(appWithVanishingFiles()).get('/albums/2024/trip/lisbon/vanishing.jpg').expect(404);
+      expect(res.headers['content-type']).to.match(/^application\/json/);
+      expect(res.body).to.deep.equal({ error: 'Not found' });
+      expect(res.text).to.not.include(fx.root);
+      expect(res.headers['cache-control']).to.equal('no-store');
+    });
   });
 
   describe('for a protected album', () => {

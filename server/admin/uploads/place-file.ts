@@ -14,18 +14,38 @@ async function flush(file: string): Promise<void> {
   }
 }
 
+/** A verified temp file and the name it should get. */
+export interface Placement {
+  readonly tempPath: string;
+  readonly base: string;
+  readonly ext: string;
+}
+
 /**
- * Moves a verified temp file into `destDir` under `base + ext` made unique there, and returns
- * the name it got. Choosing the name and renaming happen inside the directory's queue, so two
- * uploads of "IMG_1.jpg" at once become IMG_1.jpg and IMG_1-2.jpg, never one over the other.
+ * Moves verified temp files into `destDir`, each under `base + ext` made unique there, and
+ * returns the names they got, in order. The batch is placed whole or not at all: if one move
+ * fails (disk full, a name the filesystem refuses), the files already placed are removed and
+ * the error is thrown. Choosing the names and renaming happen inside the directory's queue,
+ * so two uploads of "IMG_1.jpg" at once become IMG_1.jpg and IMG_1-2.jpg, never one over the other.
  */
-export async function placeFile(opts: { tempPath: string; destDir: string; base: string; ext: string; queue: KeyedQueue }): Promise<string> {
-  await flush(opts.tempPath);
+export async function placeFiles(opts: { files: readonly Placement[]; destDir: string; queue: KeyedQueue }): Promise<string[]> {
+  if (opts.files.length === 0) return [];
+  for (const file of opts.files) await flush(file.tempPath);
   return opts.queue.run(opts.destDir, async () => {
     const taken = new Set((await fs.readdir(opts.destDir)).map((n) => n.toLowerCase()));
-    const name = uniqueFileName(opts.base, opts.ext, taken);
-    await moveFile(opts.tempPath, path.join(opts.destDir, name));
-    return name;
+    const placed: string[] = [];
+    try {
+      for (const file of opts.files) {
+        const name = uniqueFileName(file.base, file.ext, taken);
+        await moveFile(file.tempPath, path.join(opts.destDir, name));
+        taken.add(name.toLowerCase());
+        placed.push(name);
+      }
+    } catch (err) {
+      await Promise.all(placed.map((name) => fs.rm(path.join(opts.destDir, name), { force: true })));
+      throw err;
+    }
+    return placed;
   });
 }
 
