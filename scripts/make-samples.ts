@@ -1,6 +1,7 @@
 /**
  * Generates the sample gallery shipped with the repository: every file under `albums/` and
- * `content/`.  Run with `npx tsx scripts/make-samples.ts`.
+ * `content/`.  Run with `npx tsx scripts/make-samples.ts`; `--out <dir>` writes the two trees
+ * under `<dir>` instead of the repository (to compare a regeneration with the committed files).
  *
  * Everything is procedural (SVG scenes rendered by sharp, then film grain, EXIF and mozjpeg;
  * videos encoded by the bundled ffmpeg) and seeded per file, so running the script again
@@ -34,7 +35,9 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import sharp, { type Exif, type OutputInfo, type Sharp } from 'sharp';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outIndex = process.argv.indexOf('--out');
+const ROOT = outIndex > 0 && process.argv[outIndex + 1] ? path.resolve(process.argv[outIndex + 1]!) : REPO_ROOT;
 const ALBUMS_DIR = path.join(ROOT, 'albums');
 const CONTENT_DIR = path.join(ROOT, 'content');
 
