@@ -92,7 +92,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
-    const listed = (await deps.readableMedia(req, album)).map((f) => f.item);
+    const readable = await deps.readableMedia(req, album);
+    const listed = readable.map((f) => f.item);
     const total = listed.length;
     const pages = pageCount(total);
     const page = pageNumber(req, pages);
@@ -102,7 +103,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
-    res.set('Cache-Control', isProtected(album) ? 'no-store' : 'no-cache');
+    // A link into a protected album shown to a visitor who unlocked it makes the page private too.
+    res.set('Cache-Control', isProtected(album) || readable.some((f) => f.protected) ? 'no-store' : 'no-cache');
     res.render('album', {
       title: album.meta.title,
       albumPath: album.path,

@@ -45,7 +45,8 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions 
     const album = index.album(resolved.path);
     if (!album) throw notFound('Album not found');
     // What this visitor may read: a symlink into an album it cannot open is not listed.
-    const listed = (await resolved.readable()).map((f) => f.item);
+    const readable = await resolved.readable();
+    const listed = readable.map((f) => f.item);
     const total = listed.length;
     const pages = pageCount(total);
     let page: number;
@@ -59,7 +60,7 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions 
     }
     const items = await mediaViews(album, listed, page, stats, dimensions);
     // Like the album page: a protected album's listing is never stored by anyone.
-    res.set('Cache-Control', resolved.protected ? 'private, no-store' : 'no-cache');
+    res.set('Cache-Control', resolved.protected || readable.some((f) => f.protected) ? 'private, no-store' : 'no-cache');
     res.json({ path: album.path, title: album.meta.title, total, page, pages, perPage: MEDIA_PER_PAGE, items });
   });
 

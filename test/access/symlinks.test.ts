@@ -130,6 +130,15 @@ describe('symlinks inside ALBUMS_DIR', function () {
       const { page, api } = await listed(WEDDING);
       expect(api).to.deep.equal(['pub.jpg', 'zz-shared.jpg', 'zz-vows.mp4', 'zz-wedding.jpg']);
       expect(page).to.include('zz-wedding.jpg').and.include('zz-vows.mp4');
+      // Listing a protected photo makes the public album's page and listing private.
+      const html = await app.get(`/photos/${PUBLIC}`).set('Cookie', WEDDING).expect(200);
+      expect(html.headers['cache-control']).to.equal('no-store');
+      const json = await app.get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`).set('Cookie', WEDDING).expect(200);
+      expect(json.headers['cache-control']).to.equal('private, no-store');
+      const zip = await app.head(`/api/download-album?path=${encodeURIComponent(PUBLIC)}`).set('Cookie', WEDDING).expect(200);
+      expect(zip.headers['cache-control']).to.equal('private, no-store');
+      const anonymous = await app.get(`/photos/${PUBLIC}`).expect(200);
+      expect(anonymous.headers['cache-control']).to.equal('no-cache');
     });
 
     it('should not answer a cached public thumbnail of it to an anonymous visitor', async () => {
