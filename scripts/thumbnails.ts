@@ -13,11 +13,12 @@
  * (an invalid path, or one with no album at or below it).
  */
 import path from 'node:path';
+import { createMediaLocator } from '../server/access/media-location.js';
 import { AlbumIndex } from '../server/albums/album-index.js';
 import { loadConfig } from '../server/config.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
-import { parseRelativePath, resolveInside } from '../server/paths.js';
+import { parseRelativePath } from '../server/paths.js';
 import { sizeThreadPool } from '../server/uv-threadpool.js';
 
 const USAGE = 'usage: npm run thumbnails [-- <album path> ...]';
@@ -58,7 +59,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const files = albums.flatMap((a) => a.media.map((m) => ({ relPath: `${a.path}/${m.name}`, kind: m.kind })));
+  const files = albums.flatMap((album) => album.media.map((item) => ({ album, item, relPath: `${album.path}/${item.name}`, kind: item.kind })));
+  // The gallery's symlink rule: a link it would not follow (to an album.json, a FIFO, outside
+  // the tree...) is not read here either.
+  const locate = createMediaLocator(index, config.albumsDir);
   console.log(`Thumbnails for ${files.length} media files in ${albums.length} albums → ${path.join(config.cacheDir, 'thumbnails')} (${config.workers} workers)`);
 
   // The feed below never has more than `inFlight` tasks out, so the queue is never full.
@@ -67,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
   const cache = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const progress = new Progress(files.length);
   const failures: Failure[] = [];
+  const skipped: string[] = [];
   let generated = 0;
   let fresh = 0;
 
@@ -74,8 +79,10 @@ async function main(argv: string[]): Promise<number> {
   const feed = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
       try {
-        const source: ThumbnailSource = { ...file, absPath: await resolveInside(config.albumsDir, file.relPath) };
-        if ((await cache.refresh(source)) === 'generated') generated++;
+        const where = await locate(file.album, file.item);
+        const source: ThumbnailSource | undefined = where && { relPath: file.relPath, kind: file.kind, absPath: where.absPath };
+        if (!source) skipped.push(file.relPath);
+        else if ((await cache.refresh(source)) === 'generated') generated++;
         else fresh++;
       } catch (err) {
         failures.push({ relPath: file.relPath, message: describe(err) });
@@ -90,7 +97,9 @@ async function main(argv: string[]): Promise<number> {
     await pool.close();
   }
 
-  console.log(`${generated} generated, ${fresh} already fresh, ${failures.length} failed in ${formatDuration(progress.elapsedSeconds())}`);
+  const skippedNote = skipped.length > 0 ? `, ${skipped.length} skipped (gone, or symlinks the gallery does not follow)` : '';
+  console.log(`${generated} generated, ${fresh} already fresh, ${failures.length} failed${skippedNote} in ${formatDuration(progress.elapsedSeconds())}`);
+  if (skipped.length > 0) console.log(`Skipped:\n${skipped.sort().map((s) => `  ${s}`).join('\n')}`);
   if (failures.length > 0) {
     console.log('Failed:');
     for (const f of failures) console.log(`  ${f.relPath}: ${f.message}`);

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { ReadableMedia } from './access/gallery-access.js';
+import type { LocateMedia } from './access/media-location.js';
 import type { PasswordLimiter } from './access/password-limiter.js';
 import type { AlbumIndex } from './albums/album-index.js';
 import type { Config } from './config.js';
@@ -27,6 +29,10 @@ export interface AppDeps {
   readonly home: HomeContentStore;
   readonly limiter: PasswordLimiter;
   readonly resolveMedia: MediaResolver;
+  /** What of an album a visitor may read (server/access/gallery-access.ts). */
+  readonly readableMedia: ReadableMedia;
+  /** The symlink rule, for the media stats made here when none are given. */
+  readonly locateMedia: LocateMedia;
   /** Routers of the media pipeline and downloads, mounted before the API 404. */
   readonly apiRouters?: readonly Router[];
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
@@ -81,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
   }
 
-  const stats = deps.stats ?? new MediaStats(config.albumsDir);
+  const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   const pages = new StaticPages(app, index, home, stats, config.contentDir);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
@@ -93,7 +99,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
   app.get('/photos', servePage('photos'));
-  app.get('/photos/*splat', albumPageHandler({ index, stats, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }));
+  app.get('/photos/*splat', albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }));
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));

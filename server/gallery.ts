@@ -45,20 +45,22 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
   if (watch) home.watch();
   const pool = createMediaPool({ workers: config.workers, maxQueue: opts.maxQueue ?? config.workers * 16, log: logError });
   const limiter = createPasswordLimiter(opts.now);
-  const { resolveMedia, resolveAlbum } = createResolvers(index, config.albumsDir);
+  const { resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
-  const stats = new MediaStats(config.albumsDir);
-  const dimensions = new DimensionsCache({ albumsDir: config.albumsDir, cacheDir: config.cacheDir, reader: pool, log: logError });
+  const stats = new MediaStats(locateMedia);
+  const dimensions = new DimensionsCache({ locate: locateMedia, cacheDir: config.cacheDir, reader: pool, log: logError });
   const app = createApp({
     config,
     index,
     home,
     limiter,
     resolveMedia,
+    readableMedia,
+    locateMedia,
     apiRouters: [
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, log: logError }),
-      createDownloadRouter({ resolveAlbum, albumsDir: config.albumsDir, log: logError }),
+      createDownloadRouter({ resolveAlbum, log: logError }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],
     stats,

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { MediaItem } from './albums/album-tree.js';
 import type { MediaKind } from './media-types.js';
 
 /**
@@ -9,12 +10,21 @@ import type { MediaKind } from './media-types.js';
 export interface ResolvedMedia {
   /** Validated path relative to ALBUMS_DIR, '/'-separated ('2024/trip/IMG_1.jpg'). */
   readonly relPath: string;
-  /** Real absolute path on disk (symlinks resolved, inside ALBUMS_DIR). */
+  /** Real absolute path of a regular file, where the symlink rule allows it (see server/access/media-location.ts). */
   readonly absPath: string;
   readonly kind: MediaKind;
   /** Path of the album holding the file ('2024/trip'). */
   readonly albumPath: string;
-  /** True when the album or an ancestor has a password: answers must be `private`. */
+  /** True when the album or an ancestor, or the album a symlink leads into, is protected: answers must be `private`. */
+  readonly protected: boolean;
+}
+
+/** A media item of an album that the visitor may read, and where it really is. */
+export interface ReadableFile {
+  readonly item: MediaItem;
+  /** Real absolute path of a regular file (a symlink's vetted target). */
+  readonly absPath: string;
+  /** True when the album, or the album a symlink leads into, is protected. */
   readonly protected: boolean;
 }
 
@@ -23,10 +33,11 @@ export interface ResolvedAlbum {
   /** The album directory's own name, used for `<name>.zip`. */
   readonly name: string;
   readonly title: string;
-  /** Absolute path of the album directory. */
-  readonly dir: string;
-  /** File names of the album's own images, in the album's order. */
-  readonly images: readonly string[];
+  /**
+   * The album's own media this visitor may read, in the album's order, symlinks judged by the
+   * album they lead into. Looked up only when called: listing a whole album has a cost.
+   */
+  readonly readable: () => Promise<readonly ReadableFile[]>;
   readonly protected: boolean;
 }
 

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import type { Request } from 'express';
 import type { AlbumIndex } from '../albums/album-index.js';
-import { isAlbum, isProtected, type MediaItem, type TreeNode } from '../albums/album-tree.js';
+import { type Album, isProtected, type MediaItem, type TreeNode } from '../albums/album-tree.js';
 import { notFound, unauthorized } from '../http-error.js';
 import { mediaKind } from '../media-types.js';
-import { hasHiddenSegment, parseRelativePath, realRootOf, resolveInside } from '../paths.js';
-import type { AlbumResolver, MediaResolver, ResolvedAlbum, ResolvedMedia } from '../resolvers.js';
+import { hasHiddenSegment, parseRelativePath } from '../paths.js';
+import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia } from '../resolvers.js';
+import { createMediaLocator, type LocateMedia, type MediaLocation } from './media-location.js';
 import { type AccessResult, resolveAccess } from './resolve-access.js';
 import { heldTokens, urlToken } from './tokens.js';
 
@@ -15,36 +15,36 @@ export function accessOf(req: Request, node: TreeNode): AccessResult {
 }
 
 /**
- * How long a file's real path is trusted without looking again. A rescan of the index (the
- * watcher sees any change in an album directory, a replaced symlink included) makes new
- * MediaItem objects, so entries of the old tree are never used again; the time limit
- * bounds what no watcher sees (a symlink's target outside the tree, or `watch: false`).
+ * The media of an album the visitor has already been let into that it may also read, in
+ * album order, with their real paths: a symlink counts only where the rule follows it and the
+ * visitor may open the album it leads into.
  */
-const REAL_PATH_TTL_MS = 2000;
+export type ReadableMedia = (req: Request, album: Album) => Promise<readonly ReadableFile[]>;
 
-/** Where a media file really is, and the album that holds it there (when it is one). */
-interface Located {
-  readonly absPath: string;
-  readonly realAlbum: TreeNode | undefined;
-  readonly at: number;
+export interface GalleryAccess {
+  readonly resolveMedia: MediaResolver;
+  readonly resolveAlbum: AlbumResolver;
+  readonly readableMedia: ReadableMedia;
+  /** The symlink rule alone, the same for every visitor: for caches of file facts (sizes, mtimes). */
+  readonly locateMedia: LocateMedia;
 }
 
 /**
- * Resolvers used by every route that reveals album content. The order of checks matters:
- * the album's access is decided before the file is looked up, so a locked album answers
- * 401 whether or not a guessed file name exists in it.
+ * The one place that decides whether a visitor may read a media item of an album, and where
+ * it really is. Every route that reveals album content goes through it. The order of checks
+ * matters: the album's access is decided before the file is looked up, so a locked album
+ * answers 401 whether or not a guessed file name exists in it. A symlink leading into another
+ * album needs that album's access too (401 without it, as for the album itself); a symlink the
+ * rule does not follow reads as a missing file (404).
  */
-export function createResolvers(index: AlbumIndex, albumsDir: string): { resolveMedia: MediaResolver; resolveAlbum: AlbumResolver } {
-  // Only the lookups are remembered (they cost two realpath calls per request, most of a
-  // thumbnail cache hit); access is decided afresh on every request.
+export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAccess {
+  // Only the lookups are remembered (the real path is most of a thumbnail cache hit);
+  // access is decided afresh on every request.
   const itemsByName = new WeakMap<TreeNode, Map<string, MediaItem>>();
-  const located = new WeakMap<MediaItem, Located>();
+  const locateMedia = createMediaLocator(index, albumsDir);
 
   function requireAccess(req: Request, node: TreeNode): void {
-    // Nothing on the chain has a password: access is granted whatever the visitor holds, so
-    // the cookie and query need not be parsed (resolveAccess would say the same).
-    if (!isProtected(node)) return;
-    if (!accessOf(req, node).granted) throw unauthorized('This album is protected: unlock it first');
+    if (!mayOpen(req, node)) throw unauthorized('This album is protected: unlock it first');
   }
 
   /** A 5,000-photo album is not scanned on every request. */
@@ -57,16 +57,6 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): { resolve
     return byName.get(name);
   }
 
-  async function locate(item: MediaItem, relPath: string): Promise<Located> {
-    const now = performance.now();
-    const known = located.get(item);
-    if (known && now - known.at < REAL_PATH_TTL_MS) return known;
-    const absPath = await resolveInside(albumsDir, relPath);
-    const entry: Located = { absPath, realAlbum: await albumOfRealPath(index, albumsDir, absPath), at: now };
-    located.set(item, entry);
-    return entry;
-  }
-
   const resolveMedia: MediaResolver = async (req, raw) => {
     const relPath = parseRelativePath(raw);
     const slash = relPath.lastIndexOf('/');
@@ -77,11 +67,27 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): { resolve
     // Access before the file lookup, so a locked album answers 401 for any file name.
     requireAccess(req, album);
     const item = itemOf(album, relPath.slice(slash + 1));
-    if (!item) throw notFound('File not found');
-    const { absPath, realAlbum } = await locate(item, relPath);
-    // A symlink may lead into another album: that album's access applies as well.
-    if (realAlbum && realAlbum !== album) requireAccess(req, realAlbum);
-    return { relPath, absPath, kind, albumPath: album.path, protected: isProtected(album) || (realAlbum ? isProtected(realAlbum) : false) } satisfies ResolvedMedia;
+    const where = item && (await locateMedia(album, item));
+    if (!where) throw notFound('File not found');
+    if (where.realAlbum !== album) requireAccess(req, where.realAlbum);
+    return { relPath, absPath: where.absPath, kind, albumPath: album.path, protected: isProtected(album) || isProtected(where.realAlbum) } satisfies ResolvedMedia;
+  };
+
+  const readableMedia: ReadableMedia = async (req, album) => {
+    const located = await Promise.all(album.media.map((item) => locateMedia(album, item)));
+    // One access decision per album a link leads into, not one per link.
+    const opens = new Map<Album, boolean>([[album, true]]);
+    const mayRead = (where: MediaLocation) => {
+      let may = opens.get(where.realAlbum);
+      if (may === undefined) opens.set(where.realAlbum, (may = mayOpen(req, where.realAlbum)));
+      return may;
+    };
+    const readable: ReadableFile[] = [];
+    album.media.forEach((item, i) => {
+      const where = located[i];
+      if (where && mayRead(where)) readable.push({ item, absPath: where.absPath, protected: isProtected(album) || isProtected(where.realAlbum) });
+    });
+    return readable;
   };
 
   const resolveAlbum: AlbumResolver = async (req, raw) => {
@@ -89,23 +95,20 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): { resolve
     const album = hasHiddenSegment(albumPath) ? undefined : index.album(albumPath);
     if (!album) throw notFound('Album not found');
     requireAccess(req, album);
-    const dir = await resolveInside(albumsDir, albumPath);
     return {
       path: album.path,
       name: album.name,
       title: album.meta.title,
-      dir,
-      images: album.media.filter((m) => m.kind === 'image').map((m) => m.name),
+      readable: () => readableMedia(req, album),
       protected: isProtected(album),
     } satisfies ResolvedAlbum;
   };
 
-  return { resolveMedia, resolveAlbum };
+  return { resolveMedia, resolveAlbum, readableMedia, locateMedia };
 }
 
-async function albumOfRealPath(index: AlbumIndex, albumsDir: string, absPath: string): Promise<TreeNode | undefined> {
-  const realRoot = await realRootOf(albumsDir).catch(() => albumsDir);
-  const rel = path.relative(realRoot, path.dirname(absPath)).split(path.sep).join('/');
-  const node = index.node(rel);
-  return isAlbum(node) ? node : undefined;
+function mayOpen(req: Request, node: TreeNode): boolean {
+  // Nothing on the chain has a password: access is granted whatever the visitor holds, so
+  // the cookie and query need not be parsed (resolveAccess would say the same).
+  return !isProtected(node) || accessOf(req, node).granted;
 }

@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { accessOf } from '../access/gallery-access.js';
+import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
 import { MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../albums/album-index.js';
-import { type Album, breadcrumbsOf, countMedia, isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
+import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
 import { notFound } from '../http-error.js';
 import { decodeUrlPath, hasHiddenSegment } from '../paths.js';
 import { cardFor, listedChildren } from './cards.js';
@@ -48,6 +48,8 @@ function pageNumber(req: Request, pages: number): number {
 export interface AlbumPageDeps {
   readonly index: AlbumIndex;
   readonly stats: MediaStats;
+  /** The album's media the visitor may read: only those are listed, counted and paged. */
+  readonly readableMedia: ReadableMedia;
   readonly production: boolean;
   readonly dimensions?: DimensionsProvider | undefined;
   /** When given, the rate-limit message tells how long the visitor still has to wait. */
@@ -94,16 +96,19 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
-    const total = album.media.length;
+    const readable = await deps.readableMedia(req, album);
+    const listed = readable.map((f) => f.item);
+    const total = listed.length;
     const pages = pageCount(total);
     const page = pageNumber(req, pages);
     const [media, children] = await Promise.all([
-      mediaViews(album, page, stats, deps.dimensions),
+      mediaViews(album, listed, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
-    const counts = countMedia(album);
-    res.set('Cache-Control', isProtected(album) ? 'no-store' : 'no-cache');
+    const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
+    // A link into a protected album shown to a visitor who unlocked it makes the page private too.
+    res.set('Cache-Control', isProtected(album) || readable.some((f) => f.protected) ? 'no-store' : 'no-cache');
     res.render('album', {
       title: album.meta.title,
       albumPath: album.path,

@@ -1,5 +1,5 @@
 import type { AlbumIndex } from '../albums/album-index.js';
-import { countMedia, coverOf, isAlbum, titleOf, type TreeNode } from '../albums/album-tree.js';
+import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
 
@@ -24,10 +24,12 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   if (locked) return { ...base, subtitle: 'Protected', cover: undefined };
   const cover = coverOf(node, (p) => index.node(p));
   let coverView: CardView['cover'];
-  if (cover) {
+  const stat = cover && (await stats.of(cover.node, cover.item));
+  // A cover the symlink rule refuses, or one that leads into another protected album, would be
+  // a broken image (and a file name) to most visitors: the card goes without.
+  if (cover && stat && (stat.realAlbum === cover.node || !isProtected(stat.realAlbum))) {
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    const v = (await stats.of(cover.node, cover.item))?.mtimeMs;
-    coverView = { src: thumbnailUrl(mediaPath, 'small', v), srcset: thumbnailSrcset(mediaPath, v) };
+    coverView = { src: thumbnailUrl(mediaPath, 'small', stat.mtimeMs), srcset: thumbnailSrcset(mediaPath, stat.mtimeMs) };
   }
   let subtitle: string;
   if (isAlbum(node) && !node.meta.isCollection) {

@@ -21,8 +21,12 @@ export interface HeaderReader {
   videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number }>;
 }
 
+/** Where a media item really is, or undefined when it must not be read (server/access/media-location.ts). */
+export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string } | undefined>;
+
 export interface DimensionsCacheOptions {
-  readonly albumsDir: string;
+  /** The symlink rule: files are read only where it says, never at a joined path. */
+  readonly locate: LocateFile;
   readonly cacheDir: string;
   readonly reader: HeaderReader;
   /** Header reads in flight at once: the pool's queue is shared with thumbnails. */
@@ -111,14 +115,14 @@ export class DimensionsCache {
 
   /** Finds one item's size in the album record or reads it; true when the record changed. */
   async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<boolean> {
-    const src = path.join(this.#opts.albumsDir, ...node.path.split('/'), item.name);
-    let stat: { mtimeMs: number; size: number };
-    try {
-      stat = await fs.stat(src);
-    } catch {
+    const where = await this.#opts.locate(node, item).catch(() => undefined);
+    const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
+    // Checked again here: a worker opening a FIFO would wait on it for good.
+    if (!where || !stat?.isFile()) {
       this.#known.set(item, null);
       return false;
     }
+    const src = where.absPath;
     const stored = record.entries.get(item.name);
     if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size) {
       this.#known.set(item, toDimensions(stored));

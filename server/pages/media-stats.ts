@@ -1,23 +1,26 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { MediaItem, TreeNode } from '../albums/album-tree.js';
+import type { Album, MediaItem, TreeNode } from '../albums/album-tree.js';
+import type { LocateMedia } from '../access/media-location.js';
 
 export interface MediaStat {
   readonly mtimeMs: number;
   readonly size: number;
+  /** The album that really holds the file (a symlink's target album, else the item's own). */
+  readonly realAlbum: Album;
 }
 
 /**
  * mtimes of media files for thumbnail URL versions (`&v=`), read lazily when a page first
  * needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
- * gets a fresh stat without any explicit invalidation.
+ * gets a fresh stat without any explicit invalidation. Files are stat'ed where the symlink
+ * rule says they really are; an item it does not follow has no stat.
  */
 export class MediaStats {
   readonly #stats = new WeakMap<MediaItem, MediaStat | null>();
-  readonly #albumsDir: string;
+  readonly #locate: LocateMedia;
 
-  constructor(albumsDir: string) {
-    this.#albumsDir = albumsDir;
+  constructor(locate: LocateMedia) {
+    this.#locate = locate;
   }
 
   async of(node: TreeNode, item: MediaItem): Promise<MediaStat | undefined> {
@@ -25,8 +28,11 @@ export class MediaStats {
     if (known !== undefined) return known ?? undefined;
     let stat: MediaStat | null = null;
     try {
-      const s = await fs.stat(path.join(this.#albumsDir, ...node.path.split('/'), item.name));
-      stat = { mtimeMs: s.mtimeMs, size: s.size };
+      const where = await this.#locate(node, item);
+      if (where) {
+        const s = await fs.stat(where.absPath);
+        stat = { mtimeMs: s.mtimeMs, size: s.size, realAlbum: where.realAlbum };
+      }
     } catch {
       stat = null;
     }

@@ -44,20 +44,23 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions 
     const resolved = await resolveAlbum(req, req.query.path);
     const album = index.album(resolved.path);
     if (!album) throw notFound('Album not found');
-    const total = album.media.length;
+    // What this visitor may read: a symlink into an album it cannot open is not listed.
+    const readable = await resolved.readable();
+    const listed = readable.map((f) => f.item);
+    const total = listed.length;
     const pages = pageCount(total);
     let page: number;
     if ('name' in query) {
-      const at = album.media.findIndex((m) => m.name === query.name);
+      const at = listed.findIndex((m) => m.name === query.name);
       if (at < 0) throw notFound('File not found');
       page = Math.floor(at / MEDIA_PER_PAGE) + 1;
     } else {
       page = query.page;
       if (page > pages) throw notFound('No such page');
     }
-    const items = await mediaViews(album, page, stats, dimensions);
+    const items = await mediaViews(album, listed, page, stats, dimensions);
     // Like the album page: a protected album's listing is never stored by anyone.
-    res.set('Cache-Control', resolved.protected ? 'private, no-store' : 'no-cache');
+    res.set('Cache-Control', resolved.protected || readable.some((f) => f.protected) ? 'private, no-store' : 'no-cache');
     res.json({ path: album.path, title: album.meta.title, total, page, pages, perPage: MEDIA_PER_PAGE, items });
   });
 

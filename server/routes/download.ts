@@ -3,13 +3,11 @@ import type { AlbumResolver } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 
 export interface DownloadRouterOptions {
-  /** Validates the path (400), finds the album (404) and enforces access (401). */
-  readonly resolveAlbum: AlbumResolver;
   /**
-   * Real files (symlinks followed) must lie inside this directory, normally ALBUMS_DIR.
-   * Default: each album's own directory, the strictest choice.
+   * Validates the path (400), finds the album (404), enforces access (401), and says which
+   * of its files this visitor may read and where they really are.
    */
-  readonly albumsDir?: string;
+  readonly resolveAlbum: AlbumResolver;
   /** Failures after the response has started, and files left out of an archive. */
   readonly log?: (msg: string, err?: unknown) => void;
 }
@@ -18,14 +16,16 @@ const defaultLog = (msg: string, err?: unknown) => (err === undefined ? console.
 
 /** `GET /api/download-album?path=`: the album's photos as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
-  const { resolveAlbum, albumsDir } = opts;
+  const { resolveAlbum } = opts;
   const log = opts.log ?? defaultLog;
   const router = Router();
 
   router.get('/api/download-album', async function downloadAlbum(req, res) {
     const album = await resolveAlbum(req, req.query.path);
-    const plan = await planZip(album.dir, album.images, {
-      root: albumsDir,
+    // Only files the resolver vetted for this visitor, from where they really are: a symlink
+    // into a locked album or to an album.json never reaches the archive.
+    const images = (await album.readable()).filter((f) => f.item.kind === 'image');
+    const plan = await planZip(images.map((f) => ({ name: f.item.name, path: f.absPath })), {
       onSkip: (file, reason) => log(`download-album: ${album.path}/${file} left out: ${reason}`),
     });
 
@@ -34,7 +34,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
       'Content-Disposition': attachmentDisposition(`${album.name || 'album'}.zip`),
       // Exact: planZip computed the archive's layout from the stat'ed sizes and names.
       'Content-Length': String(plan.size),
-      'Cache-Control': album.protected ? 'private, no-store' : 'no-cache',
+      'Cache-Control': album.protected || images.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
     });
     // A HEAD must not read gigabytes only for Node to discard them.
     if (req.method === 'HEAD') {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { isInside, isMissing } from '../paths.js';
+import { isMissing } from '../paths.js';
 
 /**
  * Streams a ZIP of album files with archiver in store mode, and knows its exact length in
@@ -127,29 +127,31 @@ function uniqueName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
+/** A file to archive: its entry name, and the real path the access layer vetted for it. */
+export interface ZipSource {
+  readonly name: string;
+  readonly path: string;
+}
+
 export interface PlanOptions {
-  /** Real files (symlinks followed) must lie inside this directory. Default: `dir` itself. */
-  readonly root?: string;
-  /** Told about each file left out (gone, not a regular file, outside `root`). */
+  /** Told about each file left out (gone, not a regular file). */
   readonly onSkip?: (fileName: string, reason: string) => void;
 }
 
 /**
- * Stats the album's files and fixes what the archive will contain: names, sizes, dates and
- * the exact total size. A file that has vanished since the listing is left out; so is
- * anything that is not a regular file inside `root`.
+ * Stats the files and fixes what the archive will contain: names, sizes, dates and the exact
+ * total size. The paths are taken as given (which files may be archived is decided by the
+ * access layer); a file that has vanished since, or that is not a regular file, is left out.
  */
-export async function planZip(dir: string, fileNames: readonly string[], opts: PlanOptions = {}): Promise<ZipPlan> {
-  const root = await fs.realpath(opts.root ?? dir);
-  const found = await mapLimit(fileNames, STAT_CONCURRENCY, async (fileName) => {
+export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {}): Promise<ZipPlan> {
+  const found = await mapLimit(files, STAT_CONCURRENCY, async (file) => {
     try {
-      const real = await fs.realpath(path.join(dir, fileName));
-      if (!isInside(root, real)) return skip(fileName, 'leads outside the allowed directory');
-      const st = await fs.stat(real);
-      if (!st.isFile()) return skip(fileName, 'not a regular file');
-      return { fileName, path: real, size: st.size, mtime: st.mtime };
+      // lstat: the path is already real, so a symlink appearing there since is not followed.
+      const st = await fs.lstat(file.path);
+      if (!st.isFile()) return skip(file.name, 'not a regular file');
+      return { fileName: file.name, path: file.path, size: st.size, mtime: st.mtime };
     } catch (err) {
-      if (isMissing(err)) return skip(fileName, 'no longer exists');
+      if (isMissing(err)) return skip(file.name, 'no longer exists');
       throw err;
     }
   });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,20 @@ describe('npm run thumbnails (scripts/thumbnails.ts)', function () {
     const res = await cli('1999/nothing');
     expect(res.code).to.equal(2);
     expect(res.stderr).to.match(/no album at or below: 1999\/nothing/);
+  });
+
+  it('should follow only the symlinks the gallery follows, and not wait on a FIFO', async function () {
+    const links = writeAlbum(albumsDir, '2022/links', { title: 'Links' });
+    execFileSync('mkfifo', [path.join(albumsDir, '2023/other/pipe.jpg')]);
+    fs.symlinkSync('../../2023/other/old.jpg', path.join(links, 'ok.jpg'));
+    fs.symlinkSync('../../2023/other/album.json', path.join(links, 'info.jpg'));
+    fs.symlinkSync('../../2023/other/pipe.jpg', path.join(links, 'pipe.jpg'));
+    const res = await cli('2022');
+    expect(res.code, res.stderr).to.equal(0);
+    expect(fs.existsSync(cached('small', '2022/links/ok.jpg'))).to.equal(true);
+    expect(fs.existsSync(cached('small', '2022/links/info.jpg'))).to.equal(false);
+    expect(res.stdout).to.match(/1 generated, 0 already fresh, 0 failed, 2 skipped/);
+    expect(res.stdout).to.match(/Skipped:\s+2022\/links\/info\.jpg\s+2022\/links\/pipe\.jpg/);
   });
 
   it('should refuse an invalid album path', async function () {

@@ -32,10 +32,10 @@ describe('GET /api/album-media', () => {
     fs.rmSync(fx.path('2024/big/seed.jpg'));
     for (let i = 1; i <= 250; i++) fs.writeFileSync(fx.path(`2024/big/IMG_${i}.jpg`), seed);
     index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
-    const { resolveAlbum } = createResolvers(index, fx.albumsDir);
+    const { resolveAlbum, locateMedia } = createResolvers(index, fx.albumsDir);
     const server = express();
     server.use(cookieParser());
-    server.use(createAlbumMediaRouter({ index, resolveAlbum, stats: new MediaStats(fx.albumsDir), dimensions: fakeDimensions }));
+    server.use(createAlbumMediaRouter({ index, resolveAlbum, stats: new MediaStats(locateMedia), dimensions: fakeDimensions }));
     server.use('/api', apiNotFound);
     server.use(errorHandler({ log: () => {} }));
     app = request(server);

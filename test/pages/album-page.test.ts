@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import request from 'supertest';
+import { createResolvers } from '../../server/access/gallery-access.js';
 import { createPasswordLimiter, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../../server/access/password-limiter.js';
 import { AlbumIndex } from '../../server/albums/album-index.js';
 import { errorHandler } from '../../server/error-handler.js';
@@ -24,7 +25,8 @@ function pageApp(index: AlbumIndex, albumsDir: string, deps: { dimensions?: Dime
   app.set('views', VIEWS_DIR);
   app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist') });
   app.use(cookieParser());
-  app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(albumsDir), production: false, ...deps }));
+  const { readableMedia, locateMedia } = createResolvers(index, albumsDir);
+  app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, ...deps }));
   app.use(errorHandler({ log: () => {} }));
   return request(app);
 }

@@ -66,13 +66,14 @@ export function createTestResolver(root: string): AlbumResolver {
       .map((d) => d.name)
       .sort(collator.compare);
     const name = rel.split('/').pop() as string;
-    return { path: rel, name, title: meta.title ?? name, dir, images, protected: isProtected };
+    const readable = images.map((file) => ({ item: { name: file, kind: 'image' as const }, absPath: path.join(dir, file), protected: isProtected }));
+    return { path: rel, name, title: meta.title ?? name, readable: async () => readable, protected: isProtected };
   };
 }
 
 export function createTestApp(root: string, opts: Omit<DownloadRouterOptions, 'resolveAlbum'> = {}): Express {
   const app = express();
-  app.use(createDownloadRouter({ resolveAlbum: createTestResolver(root), albumsDir: root, ...opts }));
+  app.use(createDownloadRouter({ resolveAlbum: createTestResolver(root), ...opts }));
   app.use(errorHandler({ log: () => {} }));
   return app;
 }

@@ -1,0 +1,127 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { AlbumIndex } from '../albums/album-index.js';
+import { type Album, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
+import { mediaKind } from '../media-types.js';
+import { hasHiddenSegment, isInside, isMissing, realRootOf } from '../paths.js';
+
+/** Where a media item of an album really is, once the symlink rule has let it through. */
+export interface MediaLocation {
+  /** Real absolute path of a regular file inside ALBUMS_DIR. */
+  readonly absPath: string;
+  /** The album that really holds the file: the item's own album, or a symlink's target album. */
+  readonly realAlbum: Album;
+}
+
+/**
+ * Where `item` of `album` really is, or undefined when it must read as missing: gone, not a
+ * regular file, or a symlink the rule does not follow. The same for every visitor: whether
+ * this visitor may open `realAlbum` is for the caller (server/access/gallery-access.ts).
+ */
+export type LocateMedia = (album: TreeNode, item: MediaItem) => Promise<MediaLocation | undefined>;
+
+/**
+ * How long a look at the disk is trusted. A rescan of the index (the watcher sees any change
+ * in an album directory, a replaced symlink included) makes new nodes and items, so entries
+ * of the old tree are never used again; the time limit bounds what no watcher sees (a
+ * symlink's target changing, or `watch: false`).
+ */
+const TTL_MS = 2000;
+
+/** An album directory as last read: its regular files and its symlinks (anything else is left out). */
+interface Listing {
+  readonly dir: string;
+  readonly files: ReadonlySet<string>;
+  readonly links: ReadonlySet<string>;
+}
+
+interface Remembered<T> {
+  readonly at: number;
+  readonly value: Promise<T>;
+}
+
+/**
+ * The symlink rule. A media item is read from where it really is only when that is a regular
+ * file whose own name is a media file of the same kind, lying directly in the directory of an
+ * album of the index, as one of that album's media (so never an `album.json`, a dot-path, a
+ * plain sub-folder, a FIFO or device, nor anything outside ALBUMS_DIR). One readdir per album
+ * tells plain files from links, so a page of a 5,000-photo album costs no syscall per photo;
+ * only links are followed, each with one realpath and one stat.
+ */
+export function createMediaLocator(index: AlbumIndex, albumsDir: string): LocateMedia {
+  const listings = new WeakMap<TreeNode, Remembered<Listing | undefined>>();
+  const linkTargets = new WeakMap<MediaItem, Remembered<MediaLocation | undefined>>();
+  const namesOf = new WeakMap<TreeNode, ReadonlySet<string>>();
+
+  /** Shares one look among concurrent callers, and forgets a failure at once. */
+  function remembered<K extends object, T>(map: WeakMap<K, Remembered<T>>, key: K, look: () => Promise<T>): Promise<T> {
+    const now = performance.now();
+    const known = map.get(key);
+    if (known && now - known.at < TTL_MS) return known.value;
+    const value = look();
+    map.set(key, { at: now, value });
+    value.catch(() => {
+      if (map.get(key)?.value === value) map.delete(key);
+    });
+    return value;
+  }
+
+  async function readListing(album: TreeNode): Promise<Listing | undefined> {
+    const realRoot = await realRootOf(albumsDir);
+    const dir = path.join(realRoot, ...album.path.split('/'));
+    try {
+      // The index saw a real directory here (the scan follows no directory links): reached
+      // through a symlink now, it is no longer the directory the index describes.
+      if ((await fs.realpath(dir)) !== dir) return undefined;
+      const files = new Set<string>();
+      const links = new Set<string>();
+      for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+        if (e.isFile()) files.add(e.name);
+        else if (e.isSymbolicLink()) links.add(e.name);
+      }
+      return { dir, files, links };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  function mediaNames(album: Album): ReadonlySet<string> {
+    let names = namesOf.get(album);
+    if (!names) {
+      names = new Set(album.media.map((m) => m.name));
+      namesOf.set(album, names);
+    }
+    return names;
+  }
+
+  async function followLink(item: MediaItem, linkPath: string): Promise<MediaLocation | undefined> {
+    const realRoot = await realRootOf(albumsDir);
+    try {
+      const real = await fs.realpath(linkPath);
+      if (!isInside(realRoot, real) || real === realRoot) return undefined;
+      const rel = path.relative(realRoot, real).split(path.sep).join('/');
+      const slash = rel.lastIndexOf('/');
+      const name = rel.slice(slash + 1);
+      if (hasHiddenSegment(rel) || mediaKind(name) !== item.kind) return undefined;
+      const realAlbum = index.album(slash < 0 ? '' : rel.slice(0, slash));
+      if (!realAlbum || !mediaNames(realAlbum).has(name)) return undefined;
+      // stat never blocks, even on a FIFO; opening one would.
+      if (!(await fs.stat(real)).isFile()) return undefined;
+      return { absPath: real, realAlbum };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  return async function locateMedia(album, item) {
+    if (!isAlbum(album)) return undefined;
+    const listing = await remembered(listings, album, () => readListing(album));
+    if (!listing) return undefined;
+    const file = path.join(listing.dir, item.name);
+    if (listing.files.has(item.name)) return { absPath: file, realAlbum: album };
+    if (!listing.links.has(item.name)) return undefined;
+    return remembered(linkTargets, item, () => followLink(item, file));
+  };
+}
