@@ -26,7 +26,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   let coverView: CardView['cover'];
   if (cover) {
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    const v = (await stats.of(cover.node, cover.item))?.mtimeMs;
+    const v = await stats.of(cover.node, cover.item);
     coverView = { src: thumbnailUrl(mediaPath, 'small', v), srcset: thumbnailSrcset(mediaPath, v) };
   }
   let subtitle: string;

@@ -5,10 +5,11 @@ import type { MediaItem, TreeNode } from '../albums/album-tree.js';
 export interface MediaStat {
   readonly mtimeMs: number;
   readonly size: number;
+  readonly ino: number;
 }
 
 /**
- * mtimes of media files for thumbnail URL versions (`&v=`), read lazily when a page first
+ * Identities (mtime, size, inode) of media files for thumbnail URL versions (`&v=`), read lazily when a page first
  * needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
  * gets a fresh stat without any explicit invalidation.
  */
@@ -26,7 +27,7 @@ export class MediaStats {
     let stat: MediaStat | null = null;
     try {
       const s = await fs.stat(path.join(this.#albumsDir, ...node.path.split('/'), item.name));
-      stat = { mtimeMs: s.mtimeMs, size: s.size };
+      stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
     } catch {
       stat = null;
     }
