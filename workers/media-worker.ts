@@ -13,6 +13,7 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/fs-atomic.js';
+import { withSourceTag } from '../server/media/source-tag.js';
 import type { MediaKind } from '../server/media-types.js';
 
 // Both settings are process-wide libvips state, so the main thread must not do image work
@@ -56,10 +57,10 @@ export interface ThumbnailTask {
   kind: MediaKind;
   outputs: ThumbnailOutput[];
   /**
-   * Modification time (ms) to give every output. The cache stamps its files with the
-   * original's mtime so that a change of the original during generation still reads as stale.
+   * Identity of the original as the cache saw it before asking (server/media/source-tag.ts),
+   * written into every output: an original replaced during generation still reads as stale.
    */
-  mtimeMs?: number;
+  tag?: string;
 }
 
 export interface ThumbnailResult {
@@ -136,7 +137,7 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
     const pipeline = sharp(data, raw).timeout({ seconds: TIMEOUT_SECONDS });
     if (out.width < info.width) pipeline.resize({ width: out.width });
     // No withMetadata/keepExif: sharp writes no EXIF, so no GPS position ever leaks.
-    const written = await writeAtomically(pipeline.jpeg({ quality: 85 }), out.dest, task.mtimeMs);
+    const written = await writeAtomically(pipeline.jpeg({ quality: 85 }), out.dest, task.tag);
     results.push({ size: out.size, ...written });
   }
   return results;
@@ -211,12 +212,12 @@ const TIMEOUT_SECONDS = 60;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 
-async function writeAtomically(pipeline: Sharp, dest: string, mtimeMs: number | undefined): Promise<Dimensions> {
+async function writeAtomically(pipeline: Sharp, dest: string, tag: string | undefined): Promise<Dimensions> {
   await fs.mkdir(path.dirname(dest), { recursive: true });
   const tmp = tempNameFor(dest);
   try {
-    const info = await pipeline.toFile(tmp);
-    if (mtimeMs !== undefined) await fs.utimes(tmp, new Date(), new Date(mtimeMs));
+    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+    await fs.writeFile(tmp, tag === undefined ? data : withSourceTag(data, tag), { flag: 'wx' });
     await fs.rename(tmp, dest);
     return { width: info.width, height: info.height };
   } catch (err) {

@@ -84,6 +84,20 @@ export async function clearCache(cacheDir: string): Promise<CacheStats> {
   return before;
 }
 
+/**
+ * Removes what the public server cached about an album and every album below it (the
+ * thumbnails of every size and the page sizes under CACHE_DIR/dimensions), for an album that
+ * is no longer at `albumPath`: nothing made from its photos may outlive it there.
+ */
+export async function removeAlbumTreeCache(cacheDir: string, albumPath: string): Promise<void> {
+  // The root would take the whole cache with it; no album lives there.
+  if (albumPath === '') throw new RangeError('albumPath must name an album, not the root');
+  await Promise.all([
+    ...THUMBNAIL_SIZES.map((s) => fs.rm(albumDir(cacheDir, s, albumPath), { recursive: true, force: true })),
+    fs.rm(path.join(cacheDir, 'dimensions', ...albumPath.split('/')), { recursive: true, force: true }),
+  ]);
+}
+
 /** Removes one album's own thumbnails; returns what was there. */
 export async function clearAlbumCache(cacheDir: string, albumPath: string): Promise<CacheStats> {
   const before = await albumCacheStats(cacheDir, albumPath);

@@ -4,6 +4,7 @@ import { notFound } from '../http-error.js';
 import type { MediaKind } from '../media-types.js';
 import { isMissing } from '../paths.js';
 import type { MediaPool } from './pool.js';
+import { sourceTagOf } from './source-tag.js';
 
 export type { Dimensions, ExifRecord, VideoInfo };
 
@@ -22,14 +23,15 @@ export interface MetadataServiceOptions {
 
 /**
  * EXIF, video info and dimensions through the pool, remembered per file version: the key
- * holds the absolute path and the mtime, so a replaced file is read again. The promise is
+ * holds the absolute path and the file's identity (size, mtime and inode), so a replaced
+ * file is read again, even one with an older or the same mtime. The promise is
  * cached, so concurrent lookups of one file share one task; a failure is not remembered.
  */
 export function createMetadataService({ pool, maxEntries = 2000 }: MetadataServiceOptions): MetadataService {
   const cache = new LruCache<Promise<unknown>>(maxEntries);
 
   async function lookup<R>(what: string, absPath: string, task: () => Promise<R>): Promise<R> {
-    const key = `${what}\0${absPath}\0${await mtimeOf(absPath)}`;
+    const key = `${what}\0${absPath}\0${await versionOf(absPath)}`;
     let entry = cache.get(key) as Promise<R> | undefined;
     if (!entry) {
       entry = task();
@@ -46,9 +48,9 @@ export function createMetadataService({ pool, maxEntries = 2000 }: MetadataServi
   };
 }
 
-async function mtimeOf(file: string): Promise<number> {
+async function versionOf(file: string): Promise<string> {
   try {
-    return (await fs.stat(file)).mtimeMs;
+    return sourceTagOf(await fs.stat(file));
   } catch (err) {
     if (isMissing(err)) throw notFound('File not found');
     throw err;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +13,8 @@ import type {
   ThumbnailTask,
   VideoInfo,
 } from '../../workers/media-worker.js';
-import { HttpError, serviceBusy } from '../http-error.js';
+import { HttpError, notFound, serviceBusy } from '../http-error.js';
+import { isMissing } from '../paths.js';
 
 /**
  * The main-thread side of the media pool: every image and video operation runs in a
@@ -84,6 +86,9 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
         refused++;
         throw serviceBusy();
       }
+      // Deleted after the request looked at it, while the task waited or ran: answered as if
+      // it had never been there, and not worth a log line.
+      if (await isGone(task.src)) throw notFound('File not found');
       log(`media task ${name} failed for ${task.src}`, err);
       throw new MediaTaskError(name, err);
     }
@@ -108,6 +113,15 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
 function isRefusal(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return err.name === 'AbortError' || err.message === 'Task queue is at limit' || err.message === 'No task queue available and all Workers are busy';
+}
+
+async function isGone(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return false;
+  } catch (err) {
+    return isMissing(err);
+  }
 }
 
 /** `.ts` when running from sources (tests, tsx), `.js` when running the build in dist/. */

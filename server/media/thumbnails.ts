@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { notFound } from '../http-error.js';
 import { isInside, isMissing } from '../paths.js';
 import type { ResolvedMedia } from '../resolvers.js';
 import type { MediaPool } from './pool.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
 
 /** Presets of the SPEC: maximum width in pixels. */
 export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });
@@ -19,20 +19,27 @@ export function isThumbnailSize(value: unknown): value is ThumbnailSize {
 export type ThumbnailSource = Pick<ResolvedMedia, 'relPath' | 'absPath' | 'kind'>;
 
 /**
- * A fresh cache file, opened: the caller streams it (`fs.createReadStream` with this `fd`
- * closes it at the end) or closes `fd` itself.
+ * Thumbnails up to this size are read whole into one buffer (and go out in one write);
+ * larger ones are streamed from their descriptor, so memory per response stays bounded.
  */
-export interface OpenThumbnail {
+export const WHOLE_READ_MAX = 512 * 1024;
+
+/**
+ * A fresh cache file: its bytes when it is small (the descriptor is closed then), else its
+ * open descriptor, which the caller streams from offset 0 (`fs.createReadStream` with this
+ * `fd` closes it at the end) or closes itself.
+ */
+export type OpenThumbnail = {
   readonly path: string;
-  readonly fd: number;
   readonly size: number;
-  readonly mtimeMs: number;
-}
+  /** Identity of the original it was made from (source-tag.ts): it changes with the original. */
+  readonly tag: string;
+} & ({ readonly body: Buffer; readonly fd?: undefined } | { readonly body?: undefined; readonly fd: number });
 
 export interface ThumbnailCache {
   /** `CACHE_DIR/thumbnails/{size}/{relPath}.jpg`. */
   pathOf(relPath: string, size: ThumbnailSize): string;
-  /** The cache file of one size, generated first when it is missing or older than the original. */
+  /** The cache file of one size, generated first when it is missing or was made from another version of the original. */
   open(source: ThumbnailSource, size: ThumbnailSize): Promise<OpenThumbnail>;
   /** The cache file of one size when it is there and fresh; undefined when it would need generating. */
   openIfFresh(source: ThumbnailSource, size: ThumbnailSize): Promise<OpenThumbnail | undefined>;
@@ -47,14 +54,15 @@ export interface ThumbnailCacheOptions {
 
 /**
  * Thumbnails live in files keyed by the original's path and the size. A cache file is fresh
- * when its mtime is not older than the original's; files are stamped just past the
- * original's mtime as seen before generation, so an original replaced while its thumbnails
- * were being made still reads as stale, and one with an mtime in the future is not
- * regenerated on every request.
+ * when the identity of the original written into it (size, mtime and inode, see
+ * source-tag.ts) is the original's identity now: a photo replaced by an older file, or an
+ * album deleted and made again at the same path, never shows the thumbnail of what was there.
+ * The identity is the one seen before generation, so an original replaced while its
+ * thumbnails were being made still reads as stale.
  */
 export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions): ThumbnailCache {
   const root = path.join(cacheDir, 'thumbnails');
-  // One generation per original at a time: concurrent requests for any of its sizes share it.
+  // One generation per version of an original at a time: concurrent requests for any of its sizes share it.
   const inFlight = new Map<string, Promise<void>>();
 
   function pathOf(relPath: string, size: ThumbnailSize): string {
@@ -64,48 +72,55 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     return file;
   }
 
-  function generate(source: ThumbnailSource, originalMtimeMs: number): Promise<void> {
-    let job = inFlight.get(source.relPath);
+  function generate(source: ThumbnailSource, tag: string): Promise<void> {
+    const key = `${source.relPath}\0${tag}`;
+    let job = inFlight.get(key);
     if (!job) {
       job = pool
         .thumbnail({
           src: source.absPath,
           kind: source.kind,
           outputs: THUMBNAIL_SIZE_NAMES.map((size) => ({ size, width: THUMBNAIL_SIZES[size], dest: pathOf(source.relPath, size) })),
-          // utimes takes seconds as a double and may land a hair below a given millisecond.
-          mtimeMs: Math.ceil(originalMtimeMs) + 1,
+          tag,
         })
         .then(() => undefined)
-        .finally(() => inFlight.delete(source.relPath));
-      inFlight.set(source.relPath, job);
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, job);
     }
     return job;
   }
 
-  /** The original's stat, and the cache file opened when it is at least as new (else closed). */
-  async function openFresh(source: ThumbnailSource, size: ThumbnailSize): Promise<{ original: fs.Stats; cached: OpenThumbnail | undefined }> {
-    // Both lookups at once: a cache hit waits for one round trip to the thread pool, not two.
-    const [original, cached] = await Promise.allSettled([statOriginal(source.absPath), openIfPresent(pathOf(source.relPath, size))]);
+  /** The original's current tag, and the cache file when it was made from that version (else released). */
+  async function openFresh(source: ThumbnailSource, size: ThumbnailSize): Promise<{ tag: string; cached: OpenThumbnail | undefined }> {
+    // Both lookups at once: a cache hit waits for the stat, and for the open and read of the
+    // cache file it would need anyway, not for one after the other.
+    const [original, cached] = await Promise.allSettled([statOriginal(source.absPath), openIfPresent(pathOf(source.relPath, size), WHOLE_READ_MAX)]);
     if (original.status === 'rejected') {
-      if (cached.status === 'fulfilled' && cached.value) fs.close(cached.value.fd, ignore);
+      if (cached.status === 'fulfilled') release(cached.value);
       throw original.reason;
     }
     if (cached.status === 'rejected') throw cached.reason;
-    if (cached.value && cached.value.mtimeMs >= original.value.mtimeMs) return { original: original.value, cached: cached.value };
-    if (cached.value) fs.close(cached.value.fd, ignore);
-    return { original: original.value, cached: undefined };
+    const tag = sourceTagOf(original.value);
+    if (cached.value?.tag === tag) return { tag, cached: cached.value };
+    release(cached.value);
+    return { tag, cached: undefined };
   }
 
   return {
     pathOf,
 
     async open(source, size) {
-      const { original, cached } = await openFresh(source, size);
+      const { tag, cached } = await openFresh(source, size);
       if (cached) return cached;
-      await generate(source, original.mtimeMs);
+      await generate(source, tag);
       const file = pathOf(source.relPath, size);
-      const made = await openIfPresent(file);
-      if (!made) throw new Error(`thumbnail ${file} is missing right after its generation`);
+      // Whatever version the file holds now (a later generation may have replaced it): its
+      // tag, and so its ETag, always describes its own bytes.
+      const made = await openIfPresent(file, WHOLE_READ_MAX);
+      if (!made || made.tag === UNTAGGED) {
+        release(made);
+        throw new Error(`thumbnail ${file} is missing or untagged right after its generation`);
+      }
       return made;
     },
 
@@ -114,14 +129,18 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     },
 
     async refresh(source) {
-      const original = await statOriginal(source.absPath);
-      const mtimes = await Promise.all(THUMBNAIL_SIZE_NAMES.map((size) => mtimeIfPresent(pathOf(source.relPath, size))));
-      if (mtimes.every((m) => m !== undefined && m >= original.mtimeMs)) return 'fresh';
-      await generate(source, original.mtimeMs);
+      const tag = sourceTagOf(await statOriginal(source.absPath));
+      const files = await Promise.all(THUMBNAIL_SIZE_NAMES.map((size) => openIfPresent(pathOf(source.relPath, size), 0)));
+      files.forEach(release);
+      if (files.every((f) => f?.tag === tag)) return 'fresh';
+      await generate(source, tag);
       return 'generated';
     },
   };
 }
+
+/** The tag of a cache file without one (made before tags, or not by us): never fresh. */
+const UNTAGGED = '';
 
 /** The callback API: on every cache hit, it costs the main thread less than fs/promises. */
 function statOriginal(file: string): Promise<fs.Stats> {
@@ -135,36 +154,55 @@ function statOriginal(file: string): Promise<fs.Stats> {
 }
 
 /**
- * Opening first and then reading the size from the descriptor keeps size and bytes
- * consistent even if the file is replaced meanwhile. The callback API and a synchronous
- * fstat keep the hot path of every album page short: fstat of an open descriptor reads
- * the in-memory inode, it never waits for a disk. An empty file (never written by us,
- * writes are atomic) counts as missing.
+ * Opens a cache file and reads it: whole when it has at most `wholeReadMax` bytes (the
+ * descriptor is then closed), else only its head, for the tag. Reading from the descriptor
+ * keeps size, tag and bytes consistent even if the file is replaced meanwhile. The callback
+ * API and a synchronous fstat and close keep the hot path of every album page short: fstat
+ * of an open descriptor reads the in-memory inode, and closing a descriptor that was only
+ * read does no I/O, so neither is worth a round trip through the thread pool. An empty file
+ * (never written by us, writes are atomic) counts as missing.
  */
-function openIfPresent(file: string): Promise<OpenThumbnail | undefined> {
+function openIfPresent(file: string, wholeReadMax: number): Promise<OpenThumbnail | undefined> {
   return new Promise((resolve, reject) => {
     fs.open(file, 'r', (err, fd) => {
       if (err) return isMissing(err) ? resolve(undefined) : reject(err);
+      let size: number;
       try {
-        const stats = fs.fstatSync(fd);
-        if (stats.size > 0) return resolve({ path: file, fd, size: stats.size, mtimeMs: stats.mtimeMs });
-        fs.close(fd, ignore);
-        resolve(undefined);
+        size = fs.fstatSync(fd).size;
       } catch (statErr) {
-        fs.close(fd, ignore);
-        reject(statErr);
+        closeQuietly(fd);
+        return reject(statErr);
       }
+      if (size === 0) {
+        closeQuietly(fd);
+        return resolve(undefined);
+      }
+      const whole = size <= wholeReadMax;
+      // Unsafe is fine: a short read is an error (whole) or cut off (head).
+      const buffer = Buffer.allocUnsafe(whole ? size : Math.min(size, SOURCE_TAG_HEAD_BYTES));
+      fs.read(fd, buffer, 0, buffer.length, 0, (readErr, bytesRead) => {
+        if (readErr || (whole && bytesRead !== size)) {
+          closeQuietly(fd);
+          return reject(readErr ?? new Error(`${file} shrank while being read`));
+        }
+        const tag = sourceTagIn(buffer.subarray(0, bytesRead)) ?? UNTAGGED;
+        if (!whole) return resolve({ path: file, size, tag, fd });
+        closeQuietly(fd);
+        resolve({ path: file, size, tag, body: buffer });
+      });
     });
   });
 }
 
-function ignore(): void {}
+/** Lets go of a cache file that will not be sent. */
+function release(file: OpenThumbnail | undefined): void {
+  if (file?.fd !== undefined) closeQuietly(file.fd);
+}
 
-async function mtimeIfPresent(file: string): Promise<number | undefined> {
+export function closeQuietly(fd: number): void {
   try {
-    return (await fsp.stat(file)).mtimeMs;
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
+    fs.closeSync(fd);
+  } catch {
+    // Already closed: nothing is leaked.
   }
 }

@@ -29,7 +29,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   // a broken image (and a file name) to most visitors: the card goes without.
   if (cover && stat && (stat.realAlbum === cover.node || !isProtected(stat.realAlbum))) {
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    coverView = { src: thumbnailUrl(mediaPath, 'small', stat.mtimeMs), srcset: thumbnailSrcset(mediaPath, stat.mtimeMs) };
+    coverView = { src: thumbnailUrl(mediaPath, 'small', stat), srcset: thumbnailSrcset(mediaPath, stat) };
   }
   let subtitle: string;
   if (isAlbum(node) && !node.meta.isCollection) {

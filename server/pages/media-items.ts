@@ -58,7 +58,7 @@ export async function mediaViews(album: Album, listed: readonly MediaItem[], pag
   const [itemStats, dims] = await Promise.all([stats.all(album, items), dimensions ? dimensions(album, items) : Promise.resolve(items.map(() => undefined))]);
   return items.map((m, i) => {
     const mediaPath = `${album.path}/${m.name}`;
-    const v = itemStats[i]?.mtimeMs;
+    const v = itemStats[i];
     const d = dims[i];
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
     return {

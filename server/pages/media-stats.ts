@@ -5,12 +5,13 @@ import type { LocateMedia } from '../access/media-location.js';
 export interface MediaStat {
   readonly mtimeMs: number;
   readonly size: number;
+  readonly ino: number;
   /** The album that really holds the file (a symlink's target album, else the item's own). */
   readonly realAlbum: Album;
 }
 
 /**
- * mtimes of media files for thumbnail URL versions (`&v=`), read lazily when a page first
+ * Identities (mtime, size, inode) of media files for thumbnail URL versions (`&v=`), read lazily when a page first
  * needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
  * gets a fresh stat without any explicit invalidation. Files are stat'ed where the symlink
  * rule says they really are; an item it does not follow has no stat.
@@ -31,7 +32,7 @@ export class MediaStats {
       const where = await this.#locate(node, item);
       if (where) {
         const s = await fs.stat(where.absPath);
-        stat = { mtimeMs: s.mtimeMs, size: s.size, realAlbum: where.realAlbum };
+        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum };
       }
     } catch {
       stat = null;

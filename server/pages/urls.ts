@@ -8,11 +8,26 @@ export const originalUrl = (mediaPath: string): string => `/albums/${encodePath(
 
 export type ThumbSize = 'small' | 'medium' | 'large';
 
-export const thumbnailUrl = (mediaPath: string, size: ThumbSize, version: number | undefined): string =>
-  `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${Math.floor(version)}` : ''}`;
+/** What tells one version of a media file from another (a MediaStat fits). */
+export interface MediaVersion {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+}
+
+/**
+ * The `&v=` of a thumbnail URL: the original's mtime, then its size and inode, so that a
+ * photo replaced by a file with the same (or an older, already seen) mtime still gets a new
+ * URL, and no browser keeps showing the old thumbnail it was told is immutable.
+ */
+export const versionParam = (version: MediaVersion): string =>
+  `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
+
+export const thumbnailUrl = (mediaPath: string, size: ThumbSize, version: MediaVersion | undefined): string =>
+  `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
 
 /** `srcset` over the three thumbnail sizes, by their maximum widths. */
-export const thumbnailSrcset = (mediaPath: string, version: number | undefined): string =>
+export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined): string =>
   (
     [
       ['small', 400],

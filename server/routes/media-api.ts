@@ -4,7 +4,7 @@ import querystring from 'node:querystring';
 import { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import { badRequest, missingParameter } from '../http-error.js';
 import type { MetadataService } from '../media/metadata.js';
-import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../media/thumbnails.js';
+import { closeQuietly, isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../media/thumbnails.js';
 import type { MediaResolver } from '../resolvers.js';
 
 export interface MediaApiOptions {
@@ -18,11 +18,8 @@ export interface MediaApiOptions {
 const ONE_YEAR = 31_536_000;
 /** EXIF and video info URLs carry no version, so they are cached for a short while only. */
 const METADATA_MAX_AGE = 300;
-/**
- * Thumbnails up to this size go out from one read into one buffer; larger ones are piped
- * in chunks of this size, so memory per response stays bounded.
- */
-const ONE_READ_MAX = 512 * 1024;
+/** Chunk size when streaming a thumbnail too large to be read at once. */
+const STREAM_CHUNK = 512 * 1024;
 
 /** `private` for anything of a protected album: a shared cache must never keep it. */
 function cacheControl(isProtected: boolean, maxAge: number): string {
@@ -44,7 +41,7 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log =
     const size = parseSize(query.size);
     const media = await resolveMedia(req, query.path);
     const file = await thumbnails.open(media, size);
-    await sendThumbnail(req, res, file, media.protected, log);
+    sendThumbnail(req, res, file, media.protected, log);
   });
 
   /** A JSON record about one media file of the right kind, cached briefly (`private` when protected). */
@@ -104,17 +101,16 @@ const NOBODY = Object.freeze({ get: () => undefined, header: () => undefined, he
 function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: MediaResolver): CachedThumbnailAnswer {
   async function answer(req: IncomingMessage, res: ServerResponse, preamble: ResponsePreamble, rawPath: string, size: ThumbnailSize): Promise<boolean> {
     let file: OpenThumbnail | undefined;
-    let body: Buffer;
     try {
       const media = await resolveMedia(NOBODY, rawPath);
       if (media.protected) return false;
       file = await thumbnails.openIfFresh(media, size);
       if (!file) return false;
-      if (file.size > ONE_READ_MAX) {
+      if (file.body === undefined) {
+        // Too large for one read: streamed by the full path.
         closeQuietly(file.fd);
         return false;
       }
-      body = await readWhole(file);
     } catch {
       // 400, 401, 404, or a file that went away: the full path answers it properly.
       return false;
@@ -126,7 +122,7 @@ function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: M
     res.setHeader('Cache-Control', `${cacheControl(false, ONE_YEAR)}, immutable`);
     res.setHeader('ETag', etagOf(file));
     res.setHeader('Content-Length', file.size);
-    res.end(body);
+    res.end(file.body);
     return true;
   }
 
@@ -179,8 +175,9 @@ export function answerBeforeRouter(app: Express, routers: readonly Router[], pre
   };
 }
 
+/** Changes with the original's identity (the tag) and with the thumbnail's own bytes. */
 function etagOf(file: OpenThumbnail): string {
-  return `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+  return `W/"${file.tag}-${file.size.toString(36)}"`;
 }
 
 function parseSize(raw: unknown): ThumbnailSize {
@@ -190,65 +187,41 @@ function parseSize(raw: unknown): ThumbnailSize {
 }
 
 /**
- * The hot path of every album page: headers set directly, then the already-open file sent
- * with as few steps as possible. URLs carry `&v=<mtime of the original>`, so a year of
- * `immutable` is safe. Owns `file.fd` from here on.
+ * The hot path of every album page: headers set directly, then the already-read file sent
+ * with as few steps as possible. URLs carry `&v=` the original's version (server/pages/urls.ts),
+ * so a year of `immutable` is safe. Owns `file.fd` from here on.
  */
-async function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: (message: string, err: unknown) => void): Promise<void> {
+function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: (message: string, err: unknown) => void): void {
   res.setHeader('Content-Type', 'image/jpeg');
   res.setHeader('Cache-Control', `${cacheControl(isProtected, ONE_YEAR)}, immutable`);
   res.setHeader('ETag', etagOf(file));
   if (req.fresh) {
-    closeQuietly(file.fd);
+    if (file.fd !== undefined) closeQuietly(file.fd);
     res.statusCode = 304;
     res.end();
     return;
   }
   res.setHeader('Content-Length', file.size);
   if (req.method === 'HEAD') {
-    closeQuietly(file.fd);
+    if (file.fd !== undefined) closeQuietly(file.fd);
     res.end();
     return;
   }
 
-  if (file.size <= ONE_READ_MAX) {
-    // Nearly every thumbnail: one read, then headers and body leave in one write. A read
-    // error still reaches the error handler, as nothing has been sent yet.
-    res.end(await readWhole(file));
+  if (file.body !== undefined) {
+    // Nearly every thumbnail: read whole by the cache, headers and body leave in one write.
+    res.end(file.body);
     return;
   }
 
   // Bounded by the size seen at open. pipe() rather than pipeline(): pipeline allocates an
   // AbortController per call. The stream closes the descriptor when it ends or is destroyed;
   // a visitor scrolling away closes the connection, which is not worth a log line.
-  const stream = fs.createReadStream(file.path, { fd: file.fd, start: 0, end: file.size - 1, highWaterMark: ONE_READ_MAX });
+  const stream = fs.createReadStream(file.path, { fd: file.fd, start: 0, end: file.size - 1, highWaterMark: STREAM_CHUNK });
   stream.on('error', (err) => {
     log(`streaming ${file.path} failed`, err);
     res.destroy(err);
   });
   res.on('close', () => stream.destroy());
   stream.pipe(res);
-}
-
-/** The whole file at `fd` (closed afterwards), exactly `size` bytes or an error. */
-function readWhole(file: OpenThumbnail): Promise<Buffer> {
-  const body = Buffer.allocUnsafe(file.size);
-  return new Promise((resolve, reject) => {
-    fs.read(file.fd, body, 0, file.size, 0, (err, bytesRead) => {
-      // Closing a descriptor that was only read does no I/O: done in place, it costs a
-      // syscall instead of a round trip through the thread pool on every cache hit.
-      closeQuietly(file.fd);
-      if (err) reject(err);
-      else if (bytesRead !== file.size) reject(new Error(`${file.path} shrank while being read`));
-      else resolve(body);
-    });
-  });
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // Already closed: nothing is leaked.
-  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/media/source-tag.js';
 import {
   CAMERA,
   cornerColours,
@@ -82,11 +83,15 @@ describe('media worker', function () {
       expect(fs.readFileSync(dest).includes('Canon')).to.equal(false);
     });
 
-    it('should stamp the outputs with the mtime it is given', async function () {
-      const dest = out('s/stamped.jpg');
-      const mtimeMs = Date.UTC(2020, 0, 1, 12, 0, 0, 1);
-      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest }], mtimeMs });
-      expect(fs.statSync(dest).mtimeMs).to.be.closeTo(mtimeMs, 1);
+    it('should write the tag it is given into the head of every output, a JPEG still', async function () {
+      const dests = [out('s/tagged.jpg'), out('m/tagged.jpg')];
+      const tag = sourceTagOf({ size: 12345, mtimeMs: Date.UTC(2020, 0, 1, 12, 0, 0, 1) + 0.25, ino: 987654321 });
+      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: dests.map((dest, i) => ({ size: String(i), width: 400 - i * 100, dest })), tag });
+      for (const dest of dests) {
+        expect(sourceTagIn(fs.readFileSync(dest).subarray(0, SOURCE_TAG_HEAD_BYTES))).to.equal(tag);
+        expect((await sharp(dest).metadata()).format).to.equal('jpeg');
+        await sharp(dest).raw().toBuffer();
+      }
     });
 
     it('should leave no temp file beside the outputs', async function () {

@@ -70,6 +70,19 @@ describe('createMetadataService', function () {
     expect(calls).to.have.length(2);
   });
 
+  it('should read a file again when another one with the same mtime takes its place', async function () {
+    const service = createMetadataService({ pool });
+    const then = new Date('2019-03-04T05:06:07Z');
+    fs.utimesSync(file('a.jpg'), then, then);
+    await service.exif(file('a.jpg'));
+    // As rsync -a or an album made again from a backup leave it: other bytes, the old mtime.
+    fs.writeFileSync(file('.incoming'), 'another photo');
+    fs.utimesSync(file('.incoming'), then, then);
+    fs.renameSync(file('.incoming'), file('a.jpg'));
+    await service.exif(file('a.jpg'));
+    expect(calls).to.have.length(2);
+  });
+
   it('should keep at most maxEntries, dropping the least recently used', async function () {
     const service = createMetadataService({ pool, maxEntries: 2 });
     await service.exif(file('a.jpg'));

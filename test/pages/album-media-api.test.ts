@@ -53,7 +53,9 @@ describe('GET /api/album-media', () => {
       expect(res.headers['cache-control']).to.equal('no-cache');
       expect(res.body).to.include({ path: '2024/trip', title: 'Trip', total: 4, page: 1, pages: 1, perPage: 200 });
       expect(res.body.items.map((i: { name: string }) => i.name)).to.deep.equal(['clip.mp4', 'IMG_1.jpg', 'IMG_2.jpg', 'IMG_10.jpg']);
-      const mtime = Math.floor(fs.statSync(fx.path('2024/trip/IMG_1.jpg')).mtimeMs);
+      // The original's mtime, size and inode: a replaced photo gets a new URL even with an old mtime.
+      const stat = fs.statSync(fx.path('2024/trip/IMG_1.jpg'));
+      const version = `${Math.floor(stat.mtimeMs)}-${stat.size.toString(36)}-${stat.ino.toString(36)}`;
       expect(res.body.items[1]).to.deep.equal({
         index: 1,
         name: 'IMG_1.jpg',
@@ -61,12 +63,12 @@ describe('GET /api/album-media', () => {
         path: '2024/trip/IMG_1.jpg',
         alt: 'IMG_1',
         original: '/albums/2024/trip/IMG_1.jpg',
-        src: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${mtime}`,
-        large: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${mtime}`,
+        src: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version}`,
+        large: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${version}`,
         srcset: [
-          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${mtime} 400w`,
-          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=medium&v=${mtime} 1200w`,
-          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${mtime} 1920w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version} 400w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=medium&v=${version} 1200w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${version} 1920w`,
         ].join(', '),
         width: 300,
         height: 200,

@@ -3,6 +3,7 @@ import { badRequest, missingParameter } from '../../http-error.js';
 import type { AdminContext } from '../admin-context.js';
 import type { StoredAlbum } from '../album-files.js';
 import { albumPathParam, parseNewAlbumPath } from '../album-paths.js';
+import { removeAlbumTreeCache } from '../cache-usage.js';
 import { type AlbumDetail, detailOf, summaryOfIndexed } from '../album-views.js';
 import { listMediaFiles } from '../media-listing.js';
 import { jsonObjectBody, queryParam } from '../request-body.js';
@@ -56,6 +57,12 @@ export function albumRoutes(ctx: AdminContext): Router {
   router.delete('/api/albums/*albumPath', async (req, res) => {
     const albumPath = albumPathParam(req);
     const trashedTo = await albums.moveToTrash(albumPath);
+    try {
+      await removeAlbumTreeCache(ctx.config.cacheDir, albumPath);
+    } catch (err) {
+      // The album is gone already; a leftover thumbnail no longer matches any new photo there.
+      ctx.log(`could not clear the cache of the deleted album ${albumPath}`, err);
+    }
     await ctx.refreshIndex();
     res.json({ path: albumPath, trashedTo });
   });
