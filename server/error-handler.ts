@@ -61,7 +61,7 @@ function resetFileHeaders(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
 }
 
-/** APIs and media URLs answer errors in JSON (CONTRACT §3–4); pages get the HTML error page. */
+/** APIs and media URLs answer errors in JSON (docs/api.md, conventions); pages get the HTML error page. */
 function wantsJson(p: string): boolean {
   return p === '/api' || p.startsWith('/api/') || p.startsWith('/albums/');
 }

@@ -17,7 +17,7 @@ export interface HomeCard {
   readonly link: string;
 }
 
-/** `CONTENT_DIR/home.json` (CONTRACT §5). */
+/** `CONTENT_DIR/home.json` (docs/api.md#pages). */
 export interface HomeContent {
   readonly intro: HomeIntro;
   readonly cards: readonly HomeCard[];

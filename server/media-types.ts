@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** The only files the gallery ever serves (CONTRACT §2). Keys are lower-case extensions. */
+/** The only files the gallery ever serves (docs/api.md#the-album-tree). Keys are lower-case extensions. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',

@@ -15,7 +15,7 @@ interface Record {
 }
 
 /**
- * express-rate-limit store with the lockout of SPEC "Limits": attempts within 15 minutes
+ * express-rate-limit store with the lockout of docs/api.md#password-endpoints: attempts within 15 minutes
  * count, the 10th starts a 15-minute lockout from that moment, and nothing is added while
  * locked out. Every attempt is counted *before* its password is checked (express-rate-limit
  * increments first) and given back afterwards unless it failed, so concurrent guesses can
@@ -130,7 +130,7 @@ export function attemptState(res: Response): AttemptState {
   return (res.locals.attempt ??= { rateLimited: false, failed: false }) as AttemptState;
 }
 
-/** Attempts left after the current one (SPEC remainingAttempts). */
+/** Attempts left after the current one (`remainingAttempts` of check-password). */
 export function remainingAttempts(req: Request): number {
   const info = (req as Request & { rateLimit?: { remaining: number } }).rateLimit;
   return info ? info.remaining : MAX_FAILED_ATTEMPTS;

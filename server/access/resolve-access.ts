@@ -12,7 +12,7 @@ export type AccessResult =
   | { readonly granted: false; readonly blocking: Album };
 
 /**
- * The one place access is decided (CONTRACT §3). Walks from `node` up through the albums
+ * The one place access is decided (docs/api.md#access). Walks from `node` up through the albums
  * on its path, nearest first: a held token grants, a password blocks, reaching the root
  * grants. A URL token counts only where it is the token of an `allowAnonymous` album on
  * the chain.

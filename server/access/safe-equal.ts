@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 /**
  * Compares two secrets in time that depends on neither their content nor the position of the
  * first difference. Both are hashed first so `timingSafeEqual` always sees equal lengths;
- * a length difference is still a mismatch (SPEC "timing-safe password comparison").
+ * a length difference is still a mismatch (passwords and tokens are compared in constant time).
  */
 export function safeEqual(a: string, b: string): boolean {
   const ha = crypto.createHash('sha256').update(a, 'utf8').digest();

@@ -4,7 +4,7 @@ import type { AlbumFiles } from './album-files.js';
 import type { KeyedQueue } from './keyed-queue.js';
 
 export interface UploadLimits {
-  /** Per file (CONTRACT §6: 2 GB). */
+  /** Per file (docs/api.md#admin-server: 2 GB). */
   readonly maxFileBytes: number;
   /** Per request. */
   readonly maxFiles: number;

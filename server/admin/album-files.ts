@@ -15,7 +15,7 @@ import type { KeyedQueue } from './keyed-queue.js';
 /** Folder under ALBUMS_DIR that receives deleted albums; dot-prefixed, so never scanned or served. */
 export const TRASH_DIR = '.trash';
 
-/** album.json as parsed: the SPEC fields, plus any the admin does not know (kept as they are). */
+/** album.json as parsed: the fields of docs/api.md#albumjson, plus any the admin does not know (kept as they are). */
 type AlbumRecord = Record<string, unknown>;
 
 /** A token has to resist guessing: a share link with it opens the album without a password. */
@@ -140,7 +140,7 @@ export class AlbumFiles {
 
   /**
    * The nearest album above `album` and whether the album is protected (it or an album above
-   * it has a password, CONTRACT §3), read from disk so the answer is right after a write.
+   * it has a password, docs/api.md#access), read from disk so the answer is right after a write.
    */
   async ancestry(album: StoredAlbum): Promise<{ parent: string | null; protected: boolean }> {
     let parent: string | null = null;
@@ -227,7 +227,7 @@ function checkPatch(patch: Record<string, unknown>): void {
 
 /**
  * A record with `patch` (already checked) applied: null (or an empty password or cover) removes the field, so
- * album.json keeps only what differs from the SPEC defaults that were set on purpose.
+ * album.json keeps only what differs from the documented defaults that were set on purpose.
  */
 function applyPatch(record: AlbumRecord, patch: Record<string, unknown>): AlbumRecord {
   const next: AlbumRecord = { ...record };
@@ -275,7 +275,7 @@ async function readRecord(dir: string, albumPath: string): Promise<{ version: Fi
 const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'token'];
 
 /**
- * Known fields first, in the SPEC's order, so hand-diffs of album.json stay readable. Built with
+ * Known fields first, in the order docs/api.md#albumjson lists them, so hand-diffs of album.json stay readable. Built with
  * Object.fromEntries, which defines every key as a plain field: a `__proto__` or `constructor`
  * the owner wrote is kept as it is, and can neither set a prototype nor be mistaken for one.
  */

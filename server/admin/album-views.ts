@@ -27,7 +27,7 @@ export interface AlbumDetail extends AlbumSummary {
   readonly media: ReadonlyArray<MediaFile & { readonly url: string }>;
   /**
    * Public-site path that opens the album without its password when `allowAnonymous` is on
-   * (CONTRACT §3); the UI prefixes the public server's address.
+   * (docs/api.md#access); the UI prefixes the public server's address.
    */
   readonly sharePath: string | null;
 }

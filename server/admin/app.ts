@@ -17,7 +17,7 @@ import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
 import { findViewsDir } from './views-location.js';
 
-/** CONTRACT §6. */
+/** The admin server: docs/api.md#admin-server. */
 export const MAX_JSON_BYTES = 1024 * 1024;
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
 const MAX_FILES_PER_REQUEST = 500;

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isMissing } from '../paths.js';
 
-/** Thumbnail presets of the SPEC; the cache layout is CACHE_DIR/thumbnails/{size}/{album path}/{file}.jpg (CONTRACT §4). */
+/** Thumbnail presets (docs/api.md#get-apithumbnailpathsize); the cache layout is CACHE_DIR/thumbnails/{size}/{album path}/{file}.jpg. */
 export const THUMBNAIL_SIZES = ['small', 'medium', 'large'] as const;
 export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
 

@@ -9,7 +9,7 @@ import type { KeyedQueue } from './keyed-queue.js';
 import { WEB_IMAGE } from './web-images.js';
 import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../home-content.js';
 
-/** The home page content file of CONTRACT §5, under CONTENT_DIR. */
+/** The home page content file of the home page (docs/api.md#pages), under CONTENT_DIR. */
 export const HOME_FILE = 'home.json';
 
 export type { HomeCard, HomeIntro } from '../home-content.js';

@@ -1,11 +1,11 @@
-/** The album metadata record of SPEC "Album metadata record", as read from `album.json`. */
+/** The album metadata record (docs/api.md#albumjson), as read from `album.json`. */
 
 export const ALBUM_STYLES = ['grid', 'masonry', 'single'] as const;
 export type AlbumStyle = (typeof ALBUM_STYLES)[number];
 
 export interface AlbumMeta {
   readonly title: string;
-  /** Undefined when absent or empty: an empty password protects nothing (CONTRACT §3). */
+  /** Undefined when absent or empty: an empty password protects nothing (docs/api.md#albumjson). */
   readonly password: string | undefined;
   readonly thumbnail: string | undefined;
   readonly order: number | undefined;
@@ -83,7 +83,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Parses and validates the text of an `album.json`, applying the SPEC defaults. */
+/** Parses and validates the text of an `album.json`, applying the documented defaults. */
 export function parseAlbumRecord(text: string): AlbumMeta {
   let raw: unknown;
   try {

@@ -42,7 +42,7 @@ export function albumChain(node: TreeNode): Album[] {
 /** Ancestor albums of `node` (not itself), nearest first. */
 export const ancestorsOf = (node: TreeNode): Album[] => albumChain(node).filter((a) => a !== node);
 
-/** True when the node or an ancestor album has a password (CONTRACT §3 "protected"). */
+/** True when the node or an ancestor album has a password ("protected" in docs/api.md#access). */
 export const isProtected = (node: TreeNode): boolean => albumChain(node).some((a) => a.meta.password !== undefined);
 
 /** Every album below `node`, depth first, in display order. */

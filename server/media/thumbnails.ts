@@ -6,7 +6,7 @@ import type { ResolvedMedia } from '../resolvers.js';
 import type { MediaPool } from './pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
 
-/** Presets of the SPEC: maximum width in pixels. */
+/** Presets (docs/api.md#get-apithumbnailpathsize): maximum width in pixels. */
 export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });
 export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
 export const THUMBNAIL_SIZE_NAMES = Object.freeze(Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[]);

@@ -52,7 +52,7 @@ interface AlbumRecord {
 }
 
 const FILE_VERSION = 1;
-/** Dot-named: no album directory can be called that (CONTRACT §2), so it never collides. */
+/** Dot-named: no album directory can be called that (docs/api.md#the-album-tree), so it never collides. */
 export const DIMENSIONS_FILE = '.dimensions.json';
 
 /**

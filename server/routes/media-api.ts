@@ -28,7 +28,7 @@ function cacheControl(isProtected: boolean, maxAge: number): string {
 
 /**
  * GET /api/thumbnail?path=&size=, GET /api/exif?path=, GET /api/video-info?path=
- * (CONTRACT §4). Mount with `app.use(router)`: the paths are absolute.
+ * (docs/api.md#public-server). Mount with `app.use(router)`: the paths are absolute.
  */
 export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log = console.error }: MediaApiOptions): Router & { [CACHED_THUMBNAIL]: CachedThumbnailAnswer } {
   const router = Router();

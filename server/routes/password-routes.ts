@@ -67,7 +67,7 @@ export function isSafeReturnUrl(url: string | undefined): url is string {
 type Outcome = { kind: 'open' } | { kind: 'unlocked'; tokens: string[] } | { kind: 'wrong'; blocking: Album } | { kind: 'rate-limited' };
 
 /**
- * The password check shared by the three endpoints (CONTRACT §3): the password is compared
+ * The password check shared by the three endpoints (docs/api.md#password-endpoints): the password is compared
  * with the album that blocks access; an attempt counts only when it is wrong.
  */
 function checkPassword(req: Request, res: Response, deps: PasswordRoutesDeps, album: Album, password: string, held: readonly string[]): Outcome {

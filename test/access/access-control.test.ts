@@ -84,7 +84,7 @@ describe('access control', () => {
   });
 
   describe('POST /api/unlock', () => {
-    it('should set the cookie with the SPEC flags and redirect to the album', async () => {
+    it('should set the cookie with the documented flags and redirect to the album', async () => {
       const res = await unlock('Open-Sesame').expect(302);
       expect(res.headers.location).to.equal('/photos/2024/family/wedding');
       const c = cookieOf(res)!;

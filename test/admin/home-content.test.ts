@@ -20,7 +20,7 @@ describe('admin /api/home', () => {
       expect(res.body).to.deep.equal({ title: '', body: '' });
     });
 
-    it('should write {title, body} into home.json, shaped as CONTRACT §5', async () => {
+    it('should write {title, body} into home.json, in the documented shape', async () => {
       const res = await request(fx.app).put('/api/home/intro').send({ title: 'Welcome', body: 'Our photos.' }).expect(200);
       expect(res.body).to.deep.equal({ title: 'Welcome', body: 'Our photos.' });
       expect(readHome()).to.deep.equal({ intro: { title: 'Welcome', body: 'Our photos.' }, cards: [] });

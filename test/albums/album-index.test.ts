@@ -11,7 +11,7 @@ import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('parseAlbumRecord', () => {
-  it('should apply the SPEC defaults', () => {
+  it('should apply the documented defaults', () => {
     const meta = parseAlbumRecord('{"title":"Trip"}');
     expect(meta).to.deep.equal({ title: 'Trip', password: undefined, thumbnail: undefined, order: undefined, hidden: false, isCollection: false, allowAnonymous: false, style: 'grid', token: undefined });
   });

@@ -36,7 +36,7 @@ describe('GET /albums/{path}', () => {
   });
 
   describe('for a public photo', () => {
-    it('should serve it with its type and the SPEC cache header', async () => {
+    it('should serve it with its type and the documented cache header', async () => {
       const res = await app.get('/albums/2024/trip/lisbon/IMG_1.jpg').expect(200);
       expect(res.headers['content-type']).to.equal('image/jpeg');
       expect(res.headers['cache-control']).to.equal('public, max-age=31536000, immutable');

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../server/config.js';
 
 describe('loadConfig', () => {
   describe('with an empty environment', () => {
-    it('should use the defaults of CONTRACT §1', () => {
+    it('should use the documented defaults', () => {
       const c = loadConfig({}, '/srv/g');
       expect(c.port).to.equal(3000);
       expect(c.host).to.equal(undefined);

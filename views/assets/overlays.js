@@ -1,5 +1,5 @@
 // The two overlays of the lightbox: photo details (`i`) and the key help (`?`), and the
-// keyboard handling that has to run before PhotoSwipe sees a key (SPEC "Events"): Escape
+// keyboard handling that has to run before PhotoSwipe sees a key (README "Viewing albums"): Escape
 // closes the help first, then the details, and only then reaches PhotoSwipe, which closes.
 
 const KEYS = [

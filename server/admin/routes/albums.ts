@@ -11,7 +11,7 @@ import { jsonObjectBody, queryParam } from '../request-body.js';
 /** Actions of `POST /api/albums/{path}?action=…`, for changes that are not a metadata patch. */
 const ACTIONS = ['rotate-token'] as const;
 
-/** GET/POST /api/albums and GET/PUT/POST/DELETE /api/albums/{path} (CONTRACT §6). */
+/** GET/POST /api/albums and GET/PUT/POST/DELETE /api/albums/{path} (docs/api.md#admin-server). */
 export function albumRoutes(ctx: AdminContext): Router {
   const router = Router();
   const { albums } = ctx;

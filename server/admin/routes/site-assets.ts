@@ -16,7 +16,7 @@ import { RejectedUpload, verifyImage } from '../uploads/verify-media.js';
 import { WEB_IMAGE, WEB_IMAGE_TYPES } from '../web-images.js';
 import { UPLOADS_DIR, answerUploads } from './media-upload.js';
 
-/** The asset folders of CONTENT_DIR/assets (CONTRACT §0). */
+/** The asset folders of CONTENT_DIR/assets (README "Configuration": CONTENT_DIR). */
 export const ASSET_KINDS = ['hero', 'cards', 'landing'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
@@ -78,7 +78,7 @@ export function siteAssetsRoutes(ctx: AdminContext): Router {
     });
   }
 
-  // Not in the SPEC's table: the page asks whether there is a landing image before showing it.
+  // Beyond the documented routes: the page asks whether there is a landing image before showing it.
   router.get('/api/assets/landing', async (_req, res) => {
     const files = (await listMediaFiles(assetsDir(contentDir, 'landing'), 'image')).filter((f) => f.name === LANDING_FILE);
     res.json(files.map(({ name, size, modified }) => ({ name, size, modified, url: assetUrl('landing', name) })));

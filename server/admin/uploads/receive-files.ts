@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { HttpError, badRequest } from '../../http-error.js';
 
-/** The multipart field that carries the files (CONTRACT §6). */
+/** The multipart field that carries the files (docs/api.md#admin-server). */
 export const FILES_FIELD = 'files';
 
 export interface ReceiveOptions {
