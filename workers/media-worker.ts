@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
@@ -14,6 +13,7 @@ import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/fs-atomic.js';
 import type { MediaKind } from '../server/media-types.js';
+import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 
 // Both settings are process-wide libvips state, so the main thread must not do image work
 // of its own. The operation cache keeps decoded inputs for reuse, but each original is
@@ -24,18 +24,6 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 ffmpeg.setFfprobePath(ffprobeInstaller.path);
-
-// exif-parser ships no type declarations: load it through require and describe what we use.
-interface ExifParserResult {
-  tags: Record<string, unknown>;
-  getImageSize(): { width: number; height: number } | undefined;
-}
-interface ExifParser {
-  enableSimpleValues(enable: boolean): ExifParser;
-  enableBinaryFields(enable: boolean): ExifParser;
-  parse(): ExifParserResult;
-}
-const exifParser = createRequire(import.meta.url)('exif-parser') as { create(buffer: Buffer): ExifParser };
 
 // ---------------------------------------------------------------------------------------
 // Shared task and result types (the pool imports them as types only).
@@ -142,37 +130,37 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
   return results;
 }
 
-/** The SPEC's EXIF record, reading only the head of the file. */
+/**
+ * The SPEC's EXIF record, reading only the head of the file. The EXIF block comes from
+ * untrusted files, so it is read by a parser whose work is bounded by the block's size.
+ */
 export async function exif({ src }: PathTask): Promise<ExifRecord> {
   const head = await readHead(src, EXIF_HEAD_BYTES);
-  let tags: Record<string, unknown> = {};
+  let fields: ExifFields | undefined;
   let size: Dimensions | undefined;
 
   if (isJpeg(head)) {
-    try {
-      const parsed = exifParser.create(head).enableSimpleValues(false).parse();
-      tags = parsed.tags;
-      size = parsed.getImageSize();
-    } catch {
-      // A damaged EXIF block, or a frame header past the head: the pixels may still be fine.
-    }
+    const jpeg = readJpegHead(head);
+    if (jpeg.exif) fields = readExifFields(jpeg.exif);
+    size = jpeg.size;
   }
   if (!isJpeg(head) || size === undefined) {
-    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers.
+    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers. A
+    // JPEG whose frame header lies past the head lands here too: its pixels may be fine.
     const meta = await sharp(src, SHARP_INPUT).metadata();
-    if (meta.exif && Object.keys(tags).length === 0) tags = parseExifBlock(meta.exif);
+    if (meta.exif && fields === undefined) fields = readExifFields(meta.exif);
     size = { width: meta.width, height: meta.height };
   }
 
   return {
-    Make: text(tags.Make),
-    Model: text(tags.Model),
-    LensModel: text(tags.LensModel),
-    FocalLength: number(tags.FocalLength),
-    FNumber: number(tags.FNumber),
-    ExposureTime: number(tags.ExposureTime),
-    ISO: number(tags.ISO),
-    DateTimeOriginal: exifDate(tags.DateTimeOriginal),
+    Make: fields?.Make ?? null,
+    Model: fields?.Model ?? null,
+    LensModel: fields?.LensModel ?? null,
+    FocalLength: fields?.FocalLength ?? null,
+    FNumber: fields?.FNumber ?? null,
+    ExposureTime: fields?.ExposureTime ?? null,
+    ISO: fields?.ISO ?? null,
+    DateTimeOriginal: exifDate(fields?.DateTimeOriginal ?? null),
     ImageWidth: size?.width ?? null,
     ImageHeight: size?.height ?? null,
   };
@@ -241,43 +229,8 @@ function isJpeg(head: Buffer): boolean {
   return head.length > 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
 }
 
-/**
- * sharp gives the raw EXIF block of any container (with or without the 'Exif\0\0' prefix);
- * exif-parser only reads JPEG, so the block is wrapped in a minimal JPEG APP1 segment.
- */
-function parseExifBlock(block: Buffer): Record<string, unknown> {
-  const prefix = Buffer.from('Exif\0\0', 'latin1');
-  const payload = block.subarray(0, 6).equals(prefix) ? block : Buffer.concat([prefix, block]);
-  if (payload.length + 2 > 0xffff) return {};
-  const header = Buffer.from([0xff, 0xd8, 0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
-  try {
-    return exifParser.create(Buffer.concat([header, payload])).enableSimpleValues(false).parse().tags;
-  } catch {
-    return {};
-  }
-}
-
-function text(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
-/**
- * exif-parser's raw values: [n] for integers, [[numerator, denominator]] for rationals.
- * Raw mode (no "simple values") keeps DateTimeOriginal as the camera wrote it.
- */
-function number(value: unknown): number | null {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (Array.isArray(first)) {
-    const [num, den] = first as unknown[];
-    return typeof num === 'number' && typeof den === 'number' && den !== 0 ? num / den : null;
-  }
-  return finite(first) ?? null;
-}
-
 /** 'YYYY:MM:DD HH:MM:SS'; also accepts the ISO-like variant some tools write; null when unset. */
-function exifDate(value: unknown): string | null {
+function exifDate(value: string | null): string | null {
   if (typeof value !== 'string') return null;
   const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
   if (!m || m[1] === '0000') return null;
