@@ -2,16 +2,18 @@
  * The worker side of the media pool: one file, one named export per task (piscina's
  * "multiple workers one file" style). Task data and results are plain cloneable objects;
  * a failing task throws a real Error, which piscina hands back to the caller, and the
- * worker stays up for the next task.
+ * worker stays up for the next task. Each task first tells the pool it has started (its
+ * deadline runs from then) and keeps its own timeouts within that deadline.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { parentPort } from 'node:worker_threads';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
-import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/fs-atomic.js';
+import { ffprobe, type ProbeStream, streamRotation } from '../server/media/ffprobe.js';
+import { type TaskClock, taskStarted, workerBudgetMs } from '../server/media/task-deadlines.js';
 import type { MediaKind } from '../server/media-types.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 
@@ -22,8 +24,6 @@ import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js'
 // libvips also spread each image over every core would oversubscribe the CPU.
 sharp.cache(false);
 sharp.concurrency(1);
-
-ffmpeg.setFfprobePath(ffprobeInstaller.path);
 
 // ---------------------------------------------------------------------------------------
 // Shared task and result types (the pool imports them as types only).
@@ -102,16 +102,17 @@ export interface Dimensions {
 // Tasks
 
 /** Renders every requested size from a single decode of the original (or of a video frame). */
-export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]> {
+export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<ThumbnailResult[]> {
+  const budget = start(task);
   if (task.outputs.length === 0) return [];
   const outputs = [...task.outputs].sort((a, b) => b.width - a.width);
-  const input = task.kind === 'video' ? await grabVideoFrame(task.src) : task.src;
+  const input = task.kind === 'video' ? await grabVideoFrame(task.src, budget) : task.src;
 
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale); the oriented, shrunk pixels are
   // kept raw and every output is encoded from them. JPEG has no alpha: flatten on white.
   const { data, info } = await sharp(input, SHARP_INPUT)
-    .timeout({ seconds: TIMEOUT_SECONDS })
+    .timeout({ seconds: budget.seconds() })
     .autoOrient()
     .resize({ width: outputs[0]!.width, withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
@@ -121,7 +122,7 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
 
   const results: ThumbnailResult[] = [];
   for (const out of outputs) {
-    const pipeline = sharp(data, raw).timeout({ seconds: TIMEOUT_SECONDS });
+    const pipeline = sharp(data, raw).timeout({ seconds: budget.seconds() });
     if (out.width < info.width) pipeline.resize({ width: out.width });
     // No withMetadata/keepExif: sharp writes no EXIF, so no GPS position ever leaks.
     const written = await writeAtomically(pipeline.jpeg({ quality: 85 }), out.dest, task.mtimeMs);
@@ -134,7 +135,9 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
  * The SPEC's EXIF record, reading only the head of the file. The EXIF block comes from
  * untrusted files, so it is read by a parser whose work is bounded by the block's size.
  */
-export async function exif({ src }: PathTask): Promise<ExifRecord> {
+export async function exif(task: PathTask & TaskClock): Promise<ExifRecord> {
+  start(task);
+  const { src } = task;
   const head = await readHead(src, EXIF_HEAD_BYTES);
   let fields: ExifFields | undefined;
   let size: Dimensions | undefined;
@@ -167,35 +170,64 @@ export async function exif({ src }: PathTask): Promise<ExifRecord> {
 }
 
 /** Duration, displayed size, codec and frame rate of the first video stream. */
-export async function videoInfo({ src }: PathTask): Promise<VideoInfo> {
-  const data = await probe(src);
-  const stream = data.streams.find((s) => s.codec_type === 'video');
-  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
-  const { width, height } = displayedSize(stream);
-  const duration = finite(data.format.duration) ?? finite(Number(stream.duration)) ?? 0;
-  const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
-  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> {
+  return probeVideo(task.src, start(task));
 }
 
 /** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
-export async function dimensions({ src, kind }: DimensionsTask): Promise<Dimensions> {
-  if (kind === 'video') {
-    const { width, height } = await videoInfo({ src });
+export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dimensions> {
+  const budget = start(task);
+  if (task.kind === 'video') {
+    const { width, height } = await probeVideo(task.src, budget);
     return { width, height };
   }
-  const meta = await sharp(src, SHARP_INPUT).metadata();
+  const meta = await sharp(task.src, SHARP_INPUT).metadata();
   return { width: meta.autoOrient.width, height: meta.autoOrient.height };
 }
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
+/** Tells the pool the task starts now, and gives the task's own timeouts their budget. */
+function start(task: TaskClock): Budget {
+  parentPort?.postMessage(taskStarted(task.runId));
+  return new Budget(task.deadlineMs);
+}
+
+/** What is left of a task's deadline for the timeouts of its child processes and pipelines. */
+class Budget {
+  readonly #endsAt: number;
+
+  constructor(deadlineMs: number) {
+    this.#endsAt = Date.now() + workerBudgetMs(deadlineMs);
+  }
+
+  /** At least 1: a timeout of 0 means none. */
+  ms(): number {
+    return Math.max(1, this.#endsAt - Date.now());
+  }
+
+  /** sharp takes whole seconds. */
+  seconds(): number {
+    return Math.max(1, Math.floor(this.ms() / 1000));
+  }
+}
+
+async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
+  const data = await ffprobe(src, budget.ms());
+  const stream = data.streams.find((s) => s.codec_type === 'video');
+  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
+  const { width, height } = displayedSize(stream);
+  const duration = finite(Number(data.format.duration)) ?? finite(Number(stream.duration)) ?? 0;
+  const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
+  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+}
+
 /**
  * 'error' rather than the default 'warning': real cameras write files with harmless
  * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
  */
 const SHARP_INPUT: SharpOptions = { failOn: 'error' };
-const TIMEOUT_SECONDS = 60;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 
@@ -249,43 +281,31 @@ function frameRate(ratio: string | undefined): number | undefined {
   return num && den ? num / den : undefined;
 }
 
-function probe(src: string): Promise<ffmpeg.FfprobeData> {
-  return new Promise((resolve, reject) => {
-    ffmpeg.ffprobe(src, (err: unknown, data) => {
-      if (err) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve(data);
-    });
-  });
-}
-
 /**
  * Phones store portrait video as landscape frames plus a rotation: older files carry a
- * `rotate` tag, newer ffprobe reports the display matrix's `rotation` (fluent-ffmpeg flattens
- * side data into the stream, leaving negative numbers as strings).
+ * `rotate` tag, newer ffprobe reports the display matrix's rotation.
  */
-function displayedSize(stream: ffmpeg.FfprobeStream): Dimensions {
+function displayedSize(stream: ProbeStream): Dimensions {
   const width = stream.width ?? 0;
   const height = stream.height ?? 0;
-  const rotation = Number(stream.rotation ?? stream.tags?.rotate ?? 0);
+  const rotation = streamRotation(stream);
   return Math.abs(rotation) % 180 === 90 ? { width: height, height: width } : { width, height };
 }
-
-const FRAME_TIMEOUT_MS = 30_000;
 
 /**
  * One frame near the start, as PNG bytes: at 1 s or 10 % of the duration, whichever comes
  * first, so a fade-in or a black first frame is skipped but a short clip still has a frame.
  * ffmpeg applies the rotation itself, so the frame comes out as displayed.
  */
-async function grabVideoFrame(src: string): Promise<Buffer> {
-  const { duration } = await videoInfo({ src });
+async function grabVideoFrame(src: string, budget: Budget): Promise<Buffer> {
+  const { duration } = await probeVideo(src, budget);
   const at = Math.min(1, duration * 0.1);
-  const frame = await ffmpegFrame(src, at);
+  const frame = await ffmpegFrame(src, at, budget);
   // A duration the container got wrong can put the seek past the end: fall back to frame 0.
-  return frame.length > 0 || at === 0 ? frame : ffmpegFrame(src, 0);
+  return frame.length > 0 || at === 0 ? frame : ffmpegFrame(src, 0, budget);
 }
 
-function ffmpegFrame(src: string, atSeconds: number): Promise<Buffer> {
+function ffmpegFrame(src: string, atSeconds: number, budget: Budget): Promise<Buffer> {
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     // Input seeking (before -i) jumps to the nearest keyframe instead of decoding up to it.
@@ -297,7 +317,8 @@ function ffmpegFrame(src: string, atSeconds: number): Promise<Buffer> {
     'pipe:1',
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegInstaller.path, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: FRAME_TIMEOUT_MS });
+    // SIGKILL: a process blocked opening its input does not always act on SIGTERM.
+    const child = spawn(ffmpegInstaller.path, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: budget.ms(), killSignal: 'SIGKILL' });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
