@@ -119,7 +119,7 @@ describe('album download limits', function () {
   });
 
   describe('memory of a stalled download', function () {
-    it('should stay a few hundred kilobytes, whatever the album size', async function () {
+    it('should stay under a megabyte, whatever the album size', async function () {
       const STALLED = 8;
       const plan = await planZip(`${root}/2024/big`, fs.readdirSync(`${root}/2024/big`).filter((f) => f.endsWith('.jpg')));
       const before = liveBufferBytes();
@@ -136,7 +136,7 @@ describe('album download limits', function () {
       const perDownload = (liveBufferBytes() - before) / STALLED;
       for (const sink of sinks) sink.destroy();
       await Promise.all(downloads);
-      expect(perDownload, `${Math.round(perDownload / 1024)} KB buffered per stalled download`).to.be.below(512 * 1024);
+      expect(perDownload, `${Math.round(perDownload / 1024)} KB buffered per stalled download`).to.be.below(1024 * 1024);
     });
   });
 });
