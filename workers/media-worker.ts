@@ -2,19 +2,21 @@
  * The worker side of the media pool: one file, one named export per task (piscina's
  * "multiple workers one file" style). Task data and results are plain cloneable objects;
  * a failing task throws a real Error, which piscina hands back to the caller, and the
- * worker stays up for the next task.
+ * worker stays up for the next task. Each task first tells the pool it has started (its
+ * deadline runs from then) and keeps its own timeouts within that deadline.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { parentPort } from 'node:worker_threads';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
-import ffmpeg from 'fluent-ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/fs-atomic.js';
 import { withSourceTag } from '../server/media/source-tag.js';
+import { ffprobe, type ProbeStream, streamRotation } from '../server/media/ffprobe.js';
+import { type TaskClock, taskStarted, workerBudgetMs } from '../server/media/task-deadlines.js';
 import type { MediaKind } from '../server/media-types.js';
+import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 
 // Both settings are process-wide libvips state, so the main thread must not do image work
 // of its own. The operation cache keeps decoded inputs for reuse, but each original is
@@ -23,20 +25,6 @@ import type { MediaKind } from '../server/media-types.js';
 // libvips also spread each image over every core would oversubscribe the CPU.
 sharp.cache(false);
 sharp.concurrency(1);
-
-ffmpeg.setFfprobePath(ffprobeInstaller.path);
-
-// exif-parser ships no type declarations: load it through require and describe what we use.
-interface ExifParserResult {
-  tags: Record<string, unknown>;
-  getImageSize(): { width: number; height: number } | undefined;
-}
-interface ExifParser {
-  enableSimpleValues(enable: boolean): ExifParser;
-  enableBinaryFields(enable: boolean): ExifParser;
-  parse(): ExifParserResult;
-}
-const exifParser = createRequire(import.meta.url)('exif-parser') as { create(buffer: Buffer): ExifParser };
 
 // ---------------------------------------------------------------------------------------
 // Shared task and result types (the pool imports them as types only).
@@ -115,16 +103,17 @@ export interface Dimensions {
 // Tasks
 
 /** Renders every requested size from a single decode of the original (or of a video frame). */
-export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]> {
+export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<ThumbnailResult[]> {
+  const budget = start(task);
   if (task.outputs.length === 0) return [];
   const outputs = [...task.outputs].sort((a, b) => b.width - a.width);
-  const input = task.kind === 'video' ? await grabVideoFrame(task.src) : task.src;
+  const input = task.kind === 'video' ? await grabVideoFrame(task.src, budget) : await regularFile(task.src);
 
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale); the oriented, shrunk pixels are
   // kept raw and every output is encoded from them. JPEG has no alpha: flatten on white.
   const { data, info } = await sharp(input, SHARP_INPUT)
-    .timeout({ seconds: TIMEOUT_SECONDS })
+    .timeout({ seconds: budget.seconds() })
     .autoOrient()
     .resize({ width: outputs[0]!.width, withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
@@ -134,7 +123,7 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
 
   const results: ThumbnailResult[] = [];
   for (const out of outputs) {
-    const pipeline = sharp(data, raw).timeout({ seconds: TIMEOUT_SECONDS });
+    const pipeline = sharp(data, raw).timeout({ seconds: budget.seconds() });
     if (out.width < info.width) pipeline.resize({ width: out.width });
     // No withMetadata/keepExif: sharp writes no EXIF, so no GPS position ever leaks.
     const written = await writeAtomically(pipeline.jpeg({ quality: 85 }), out.dest, task.tag);
@@ -143,72 +132,103 @@ export async function thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>
   return results;
 }
 
-/** The SPEC's EXIF record, reading only the head of the file. */
-export async function exif({ src }: PathTask): Promise<ExifRecord> {
+/**
+ * The SPEC's EXIF record, reading only the head of the file. The EXIF block comes from
+ * untrusted files, so it is read by a parser whose work is bounded by the block's size.
+ */
+export async function exif(task: PathTask & TaskClock): Promise<ExifRecord> {
+  start(task);
+  const src = await regularFile(task.src);
   const head = await readHead(src, EXIF_HEAD_BYTES);
-  let tags: Record<string, unknown> = {};
+  let fields: ExifFields | undefined;
   let size: Dimensions | undefined;
 
   if (isJpeg(head)) {
-    try {
-      const parsed = exifParser.create(head).enableSimpleValues(false).parse();
-      tags = parsed.tags;
-      size = parsed.getImageSize();
-    } catch {
-      // A damaged EXIF block, or a frame header past the head: the pixels may still be fine.
-    }
+    const jpeg = readJpegHead(head);
+    if (jpeg.exif) fields = readExifFields(jpeg.exif);
+    size = jpeg.size;
   }
   if (!isJpeg(head) || size === undefined) {
-    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers.
+    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers. A
+    // JPEG whose frame header lies past the head lands here too: its pixels may be fine.
     const meta = await sharp(src, SHARP_INPUT).metadata();
-    if (meta.exif && Object.keys(tags).length === 0) tags = parseExifBlock(meta.exif);
+    if (meta.exif && fields === undefined) fields = readExifFields(meta.exif);
     size = { width: meta.width, height: meta.height };
   }
 
   return {
-    Make: text(tags.Make),
-    Model: text(tags.Model),
-    LensModel: text(tags.LensModel),
-    FocalLength: number(tags.FocalLength),
-    FNumber: number(tags.FNumber),
-    ExposureTime: number(tags.ExposureTime),
-    ISO: number(tags.ISO),
-    DateTimeOriginal: exifDate(tags.DateTimeOriginal),
+    Make: fields?.Make ?? null,
+    Model: fields?.Model ?? null,
+    LensModel: fields?.LensModel ?? null,
+    FocalLength: fields?.FocalLength ?? null,
+    FNumber: fields?.FNumber ?? null,
+    ExposureTime: fields?.ExposureTime ?? null,
+    ISO: fields?.ISO ?? null,
+    DateTimeOriginal: exifDate(fields?.DateTimeOriginal ?? null),
     ImageWidth: size?.width ?? null,
     ImageHeight: size?.height ?? null,
   };
 }
 
 /** Duration, displayed size, codec and frame rate of the first video stream. */
-export async function videoInfo({ src }: PathTask): Promise<VideoInfo> {
-  const data = await probe(src);
-  const stream = data.streams.find((s) => s.codec_type === 'video');
-  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
-  const { width, height } = displayedSize(stream);
-  const duration = finite(data.format.duration) ?? finite(Number(stream.duration)) ?? 0;
-  const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
-  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> {
+  return probeVideo(task.src, start(task));
 }
 
 /** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
-export async function dimensions({ src, kind }: DimensionsTask): Promise<Dimensions> {
-  if (kind === 'video') {
-    const { width, height } = await videoInfo({ src });
+export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dimensions> {
+  const budget = start(task);
+  if (task.kind === 'video') {
+    const { width, height } = await probeVideo(task.src, budget);
     return { width, height };
   }
-  const meta = await sharp(src, SHARP_INPUT).metadata();
+  const meta = await sharp(await regularFile(task.src), SHARP_INPUT).metadata();
   return { width: meta.autoOrient.width, height: meta.autoOrient.height };
 }
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
+/** Tells the pool the task starts now, and gives the task's own timeouts their budget. */
+function start(task: TaskClock): Budget {
+  parentPort?.postMessage(taskStarted(task.runId));
+  return new Budget(task.deadlineMs);
+}
+
+/** What is left of a task's deadline for the timeouts of its child processes and pipelines. */
+class Budget {
+  readonly #endsAt: number;
+
+  constructor(deadlineMs: number) {
+    this.#endsAt = Date.now() + workerBudgetMs(deadlineMs);
+  }
+
+  /** At least 1: a timeout of 0 means none. */
+  ms(): number {
+    return Math.max(1, this.#endsAt - Date.now());
+  }
+
+  /** sharp takes whole seconds. */
+  seconds(): number {
+    return Math.max(1, Math.floor(this.ms() / 1000));
+  }
+}
+
+async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
+  const data = await ffprobe(src, budget.ms());
+  const stream = data.streams.find((s) => s.codec_type === 'video');
+  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
+  const { width, height } = displayedSize(stream);
+  const duration = finite(Number(data.format.duration)) ?? finite(Number(stream.duration)) ?? 0;
+  const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
+  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+}
+
 /**
  * 'error' rather than the default 'warning': real cameras write files with harmless
  * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
  */
 const SHARP_INPUT: SharpOptions = { failOn: 'error' };
-const TIMEOUT_SECONDS = 60;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 
@@ -224,6 +244,17 @@ async function writeAtomically(pipeline: Sharp, dest: string, tag: string | unde
     await fs.rm(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * Images are opened by libvips threads (and by libuv's, for the head), which no deadline can
+ * free: an open() of a FIFO or device would hang there for good and keep the process from
+ * exiting. The routes vet their files already; this keeps every image task safe on its own.
+ * Videos go to ffprobe/ffmpeg child processes, which the deadline kills.
+ */
+async function regularFile(file: string): Promise<string> {
+  if (!(await fs.stat(file)).isFile()) throw new Error(`${path.basename(file)} is not a regular file`);
+  return file;
 }
 
 async function readHead(file: string, bytes: number): Promise<Buffer> {
@@ -242,43 +273,8 @@ function isJpeg(head: Buffer): boolean {
   return head.length > 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff;
 }
 
-/**
- * sharp gives the raw EXIF block of any container (with or without the 'Exif\0\0' prefix);
- * exif-parser only reads JPEG, so the block is wrapped in a minimal JPEG APP1 segment.
- */
-function parseExifBlock(block: Buffer): Record<string, unknown> {
-  const prefix = Buffer.from('Exif\0\0', 'latin1');
-  const payload = block.subarray(0, 6).equals(prefix) ? block : Buffer.concat([prefix, block]);
-  if (payload.length + 2 > 0xffff) return {};
-  const header = Buffer.from([0xff, 0xd8, 0xff, 0xe1, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]);
-  try {
-    return exifParser.create(Buffer.concat([header, payload])).enableSimpleValues(false).parse().tags;
-  } catch {
-    return {};
-  }
-}
-
-function text(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
-}
-
-/**
- * exif-parser's raw values: [n] for integers, [[numerator, denominator]] for rationals.
- * Raw mode (no "simple values") keeps DateTimeOriginal as the camera wrote it.
- */
-function number(value: unknown): number | null {
-  const first = Array.isArray(value) ? value[0] : value;
-  if (Array.isArray(first)) {
-    const [num, den] = first as unknown[];
-    return typeof num === 'number' && typeof den === 'number' && den !== 0 ? num / den : null;
-  }
-  return finite(first) ?? null;
-}
-
 /** 'YYYY:MM:DD HH:MM:SS'; also accepts the ISO-like variant some tools write; null when unset. */
-function exifDate(value: unknown): string | null {
+function exifDate(value: string | null): string | null {
   if (typeof value !== 'string') return null;
   const m = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value.trim());
   if (!m || m[1] === '0000') return null;
@@ -297,43 +293,31 @@ function frameRate(ratio: string | undefined): number | undefined {
   return num && den ? num / den : undefined;
 }
 
-function probe(src: string): Promise<ffmpeg.FfprobeData> {
-  return new Promise((resolve, reject) => {
-    ffmpeg.ffprobe(src, (err: unknown, data) => {
-      if (err) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve(data);
-    });
-  });
-}
-
 /**
  * Phones store portrait video as landscape frames plus a rotation: older files carry a
- * `rotate` tag, newer ffprobe reports the display matrix's `rotation` (fluent-ffmpeg flattens
- * side data into the stream, leaving negative numbers as strings).
+ * `rotate` tag, newer ffprobe reports the display matrix's rotation.
  */
-function displayedSize(stream: ffmpeg.FfprobeStream): Dimensions {
+function displayedSize(stream: ProbeStream): Dimensions {
   const width = stream.width ?? 0;
   const height = stream.height ?? 0;
-  const rotation = Number(stream.rotation ?? stream.tags?.rotate ?? 0);
+  const rotation = streamRotation(stream);
   return Math.abs(rotation) % 180 === 90 ? { width: height, height: width } : { width, height };
 }
-
-const FRAME_TIMEOUT_MS = 30_000;
 
 /**
  * One frame near the start, as PNG bytes: at 1 s or 10 % of the duration, whichever comes
  * first, so a fade-in or a black first frame is skipped but a short clip still has a frame.
  * ffmpeg applies the rotation itself, so the frame comes out as displayed.
  */
-async function grabVideoFrame(src: string): Promise<Buffer> {
-  const { duration } = await videoInfo({ src });
+async function grabVideoFrame(src: string, budget: Budget): Promise<Buffer> {
+  const { duration } = await probeVideo(src, budget);
   const at = Math.min(1, duration * 0.1);
-  const frame = await ffmpegFrame(src, at);
+  const frame = await ffmpegFrame(src, at, budget);
   // A duration the container got wrong can put the seek past the end: fall back to frame 0.
-  return frame.length > 0 || at === 0 ? frame : ffmpegFrame(src, 0);
+  return frame.length > 0 || at === 0 ? frame : ffmpegFrame(src, 0, budget);
 }
 
-function ffmpegFrame(src: string, atSeconds: number): Promise<Buffer> {
+function ffmpegFrame(src: string, atSeconds: number, budget: Budget): Promise<Buffer> {
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostdin',
     // Input seeking (before -i) jumps to the nearest keyframe instead of decoding up to it.
@@ -345,7 +329,8 @@ function ffmpegFrame(src: string, atSeconds: number): Promise<Buffer> {
     'pipe:1',
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegInstaller.path, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: FRAME_TIMEOUT_MS });
+    // SIGKILL: a process blocked opening its input does not always act on SIGTERM.
+    const child = spawn(ffmpegInstaller.path, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: budget.ms(), killSignal: 'SIGKILL' });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -15,11 +15,13 @@ import type {
 } from '../../workers/media-worker.js';
 import { HttpError, notFound, serviceBusy } from '../http-error.js';
 import { isMissing } from '../paths.js';
+import { DEFAULT_TASK_DEADLINES, type DeadlineKind, isTaskStarted, type TaskClock, type TaskDeadlines } from './task-deadlines.js';
 
 /**
  * The main-thread side of the media pool: every image and video operation runs in a
  * worker thread, behind a bounded queue, so a burst of cold thumbnails can neither block
- * the event loop nor pile up without limit.
+ * the event loop nor pile up without limit; and every task has a deadline, so a hostile or
+ * unreadable file can hold a worker only that long before the worker is ended and replaced.
  */
 
 export type MediaTaskName = 'thumbnail' | 'exif' | 'videoInfo' | 'dimensions';
@@ -31,6 +33,11 @@ export interface MediaPoolOptions {
   readonly maxQueue: number;
   /** Where the detail of a failed task goes (the client only sees a neutral 500). */
   readonly log?: (message: string, err: unknown) => void;
+  /**
+   * Milliseconds a task may run, counted from the moment a worker starts it, per kind of
+   * work; the rest keep DEFAULT_TASK_DEADLINES. Tests shorten them.
+   */
+  readonly deadlines?: Partial<TaskDeadlines>;
 }
 
 export interface MediaPool {
@@ -45,13 +52,19 @@ export interface MediaPool {
   close(): Promise<void>;
 }
 
-/** A task that failed in a worker: a 500 for clients, the worker's error kept as `cause`. */
+/**
+ * A task that failed in a worker, or ran past its deadline: a 500 for clients, the worker's
+ * error kept as `cause`. A deadline is a 500 too, not a 503: the time is spent on this file
+ * (hostile, pathological or on a hung mount) and a retry would only spend it again.
+ */
 export class MediaTaskError extends HttpError {
   readonly task: MediaTaskName;
-  constructor(task: MediaTaskName, cause: unknown) {
-    super(500, 'Could not process the media file');
+  readonly timedOut: boolean;
+  constructor(task: MediaTaskName, cause: unknown, opts: { timedOut?: boolean } = {}) {
+    super(500, opts.timedOut ? 'The media file took too long to process' : 'Could not process the media file');
     this.name = 'MediaTaskError';
     this.task = task;
+    this.timedOut = opts.timedOut ?? false;
     this.cause = cause;
   }
 }
@@ -61,12 +74,14 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be an integer >= 1, got ${workers}`);
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be an integer >= 0, got ${maxQueue}`);
   const log = options.log ?? ((message, err) => console.error(message, err));
+  const deadlines = checkedDeadlines(options.deadlines);
 
   const piscina = new Piscina({
     filename: WORKER_FILE,
     minThreads: workers,
     maxThreads: workers,
-    maxQueue,
+    // No maxQueue: piscina does not count tasks that carry an AbortSignal against it, so
+    // the pool admits tasks itself (see run()).
     execArgv: workerExecArgv(),
     // Tasks last tens of milliseconds to seconds, so the latency Atomics.wait saves is
     // nothing, while waiting that way would freeze whatever async work (a child process being
@@ -76,13 +91,38 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
 
   let submitted = 0;
   let refused = 0;
+  let inFlight = 0;
+  let lastRunId = 0;
+  /** Runs handed to piscina, by id: each starts its deadline when its worker says it began. */
+  const startClocks = new Map<number, () => void>();
+  piscina.on('message', (message: unknown) => {
+    if (isTaskStarted(message)) startClocks.get(message.mediaTaskStarted)?.();
+  });
 
-  async function run<T extends { src: string }, R>(name: MediaTaskName, task: T): Promise<R> {
+  async function run<T extends { src: string }, R>(name: MediaTaskName, task: T, deadline: DeadlineKind): Promise<R> {
     submitted++;
+    if (inFlight >= workers + maxQueue) {
+      refused++;
+      throw serviceBusy();
+    }
+    inFlight++;
+    const runId = ++lastRunId;
+    const deadlineMs = deadlines[deadline];
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    startClocks.set(runId, () => {
+      timer = setTimeout(() => abort.abort(new Error(`${name} ran past its deadline of ${deadlineMs} ms`)), deadlineMs);
+    });
+    const clocked: T & TaskClock = { ...task, runId, deadlineMs };
     try {
-      return (await piscina.run(task, { name })) as R;
+      return (await piscina.run(clocked, { name, signal: abort.signal })) as R;
     } catch (err) {
-      if (isRefusal(err)) {
+      if (abort.signal.aborted) {
+        // piscina has terminated the worker (and started another): nothing of the task is left.
+        log(`media task ${name} ended at its deadline for ${task.src}`, abort.signal.reason);
+        throw new MediaTaskError(name, abort.signal.reason, { timedOut: true });
+      }
+      if (isClosing(err)) {
         refused++;
         throw serviceBusy();
       }
@@ -91,14 +131,18 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       if (await isGone(task.src)) throw notFound('File not found');
       log(`media task ${name} failed for ${task.src}`, err);
       throw new MediaTaskError(name, err);
+    } finally {
+      inFlight--;
+      startClocks.delete(runId);
+      clearTimeout(timer);
     }
   }
 
   return {
-    thumbnail: (task) => run('thumbnail', task),
-    exif: (task) => run('exif', task),
-    videoInfo: (task) => run('videoInfo', task),
-    dimensions: (task) => run('dimensions', task),
+    thumbnail: (task) => run('thumbnail', task, task.kind === 'video' ? 'videoThumbnail' : 'imageThumbnail'),
+    exif: (task) => run('exif', task, 'exif'),
+    videoInfo: (task) => run('videoInfo', task, 'videoInfo'),
+    dimensions: (task) => run('dimensions', task, task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
     get tasksRun() {
       return submitted - refused;
     },
@@ -109,10 +153,19 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   };
 }
 
-/** Queue full, or the pool closing during shutdown: try again later, nothing failed. */
-function isRefusal(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name === 'AbortError' || err.message === 'Task queue is at limit' || err.message === 'No task queue available and all Workers are busy';
+/** The pool closing during shutdown refused the task: try again later, nothing failed. */
+function isClosing(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}
+
+function checkedDeadlines(given: Partial<TaskDeadlines> = {}): TaskDeadlines {
+  for (const [kind, ms] of Object.entries(given)) {
+    if (!(kind in DEFAULT_TASK_DEADLINES)) throw new RangeError(`deadlines.${kind} is not a kind of media task`);
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+      throw new RangeError(`deadlines.${kind} must be a positive number of milliseconds, got ${String(ms)}`);
+    }
+  }
+  return Object.freeze({ ...DEFAULT_TASK_DEADLINES, ...given });
 }
 
 async function isGone(file: string): Promise<boolean> {

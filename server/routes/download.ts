@@ -1,6 +1,8 @@
-import { Router } from 'express';
-import type { AlbumResolver } from '../resolvers.js';
+import { type Response, Router } from 'express';
+import { HttpError } from '../http-error.js';
+import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
+import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
 
 export interface DownloadRouterOptions {
   /**
@@ -10,18 +12,37 @@ export interface DownloadRouterOptions {
   readonly resolveAlbum: AlbumResolver;
   /** Failures after the response has started, and files left out of an archive. */
   readonly log?: (msg: string, err?: unknown) => void;
+  /** Archives written at once; past it 503 with Retry-After. Default MAX_CONCURRENT_ZIPS. */
+  readonly maxConcurrent?: number;
+  /** A client taking no bytes for this long is disconnected. Default ZIP_IDLE_TIMEOUT_MS. */
+  readonly idleTimeoutMs?: number;
 }
 
 const defaultLog = (msg: string, err?: unknown) => (err === undefined ? console.warn(msg) : console.error(msg, err));
 
 /** `GET /api/download-album?path=`: the album's photos as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
-  const { resolveAlbum } = opts;
+  const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
+  if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
+  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) throw new RangeError(`idleTimeoutMs must be a positive number, got ${idleTimeoutMs}`);
   const log = opts.log ?? defaultLog;
   const router = Router();
+  let running = 0;
 
   router.get('/api/download-album', async function downloadAlbum(req, res) {
     const album = await resolveAlbum(req, req.query.path);
+    // After the access check (a visitor without access learns nothing of the load), before
+    // the planning, which stats every file.
+    if (running >= maxConcurrent) throw tooManyDownloads();
+    running++;
+    try {
+      await sendZip(album, req.method, res);
+    } finally {
+      running--;
+    }
+  });
+
+  async function sendZip(album: ResolvedAlbum, method: string, res: Response): Promise<void> {
     // Only files the resolver vetted for this visitor, from where they really are: a symlink
     // into a locked album or to an album.json never reaches the archive.
     const images = (await album.readable()).filter((f) => f.item.kind === 'image');
@@ -37,20 +58,27 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
       'Cache-Control': album.protected || images.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
     });
     // A HEAD must not read gigabytes only for Node to discard them.
-    if (req.method === 'HEAD') {
+    if (method === 'HEAD') {
       res.end();
       return;
     }
 
     try {
-      await writeZip(plan, res);
+      await writeZip(plan, res, { idleTimeoutMs });
     } catch (err) {
-      // writeZip has already destroyed the response; a visitor closing the tab is no failure.
+      // writeZip has already destroyed the response; a visitor closing the tab (or leaving
+      // it stalled) is no failure.
       if (!(err instanceof ClientClosedError)) log(`download-album: ${album.path} failed mid-stream`, err);
     }
-  });
+  }
 
   return router;
+}
+
+function tooManyDownloads(): HttpError {
+  return new HttpError(503, 'Too many album downloads at once, try again shortly', {
+    headers: { 'Retry-After': String(ZIP_RETRY_AFTER_SECONDS) },
+  });
 }
 
 /**

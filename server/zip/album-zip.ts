@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { isMissing } from '../paths.js';
+import { ZIP_IDLE_TIMEOUT_MS, ZIP_STREAM_CHUNK_BYTES } from './download-limits.js';
 
 /**
  * Streams a ZIP of album files with archiver in store mode, and knows its exact length in
@@ -31,8 +32,6 @@ const END = 22;
 const MAX_16 = 0xffff;
 const MAX_32 = 0xffffffff;
 
-/** Bytes read per file read: large enough to keep syscalls few, small enough to stay flat. */
-const CHUNK = 512 * 1024;
 /** Files stat'ed at once while planning. */
 const STAT_CONCURRENCY = 8;
 
@@ -70,9 +69,17 @@ export class SourceChangedError extends Error {
 
 /** The reader went away before the archive was complete. */
 export class ClientClosedError extends Error {
-  constructor() {
-    super('Client closed the connection before the archive was complete');
+  constructor(message = 'Client closed the connection before the archive was complete') {
+    super(message);
     this.name = 'ClientClosedError';
+  }
+}
+
+/** The reader took nothing for too long and was disconnected: as good as gone. */
+export class ClientStalledError extends ClientClosedError {
+  constructor(idleMs: number) {
+    super(`Client read nothing for ${idleMs} ms and was disconnected`);
+    this.name = 'ClientStalledError';
   }
 }
 
@@ -105,7 +112,8 @@ export function zipLayout(entries: readonly SizedName[], opts: { forceZip64?: bo
  * stored; DOS times carry no zone and unzip tools read them as local time, hence local time.
  */
 export function createZipArchive(zip64: boolean): ZipArchive {
-  return new ZipArchive({ store: true, forceZip64: zip64, forceLocalTime: true });
+  // The options reach both archiver and its zip engine, two streams of 1 MB a side by default.
+  return new ZipArchive({ store: true, forceZip64: zip64, forceLocalTime: true, highWaterMark: ZIP_STREAM_CHUNK_BYTES });
 }
 
 /**
@@ -167,13 +175,20 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
   return { entries, ...zipLayout(entries) };
 }
 
+export interface WriteZipOptions {
+  /** `out` not draining for this long counts as a client that left (ClientStalledError). */
+  readonly idleTimeoutMs?: number;
+}
+
 /**
  * Writes the planned archive into `out` and ends it; resolves once `out` has taken every byte.
- * On any failure (a file changed or vanished, `out` closed early, a length that does not
- * match the plan) it stops archiving, destroys the open file and `out` (so an HTTP client sees
- * a failed download, never a short file that looks complete) and rejects.
+ * On any failure (a file changed or vanished, `out` closed early or taking nothing for
+ * `idleTimeoutMs`, a length that does not match the plan) it stops archiving, destroys the
+ * open file and `out` (so an HTTP client sees a failed download, never a short file that
+ * looks complete) and rejects.
  */
-export function writeZip(plan: ZipPlan, out: Writable): Promise<void> {
+export function writeZip(plan: ZipPlan, out: Writable, opts: WriteZipOptions = {}): Promise<void> {
+  const idleTimeoutMs = opts.idleTimeoutMs ?? ZIP_IDLE_TIMEOUT_MS;
   // A client that left while the plan was made: its response swallows writes forever.
   if (out.destroyed || out.closed) return Promise.reject(new ClientClosedError());
   return new Promise<void>((resolve, reject) => {
@@ -181,10 +196,12 @@ export function writeZip(plan: ZipPlan, out: Writable): Promise<void> {
     let current: Readable | undefined;
     let next = 0;
     let settled = false;
+    let stopIdleWatch = () => {};
 
     const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
+      stopIdleWatch();
       archive.unpipe(out);
       archive.abort();
       current?.destroy();
@@ -202,7 +219,7 @@ export function writeZip(plan: ZipPlan, out: Writable): Promise<void> {
         archive.finalize().catch(fail);
         return;
       }
-      current = Readable.from(readExactly(entry), { objectMode: false, highWaterMark: CHUNK });
+      current = Readable.from(readExactly(entry), { objectMode: false, highWaterMark: ZIP_STREAM_CHUNK_BYTES });
       // archiver's append() pipes the source into a PassThrough at once and never listens
       // for its errors: without this a changed file would be an uncaught exception.
       current.on('error', fail);
@@ -223,12 +240,40 @@ export function writeZip(plan: ZipPlan, out: Writable): Promise<void> {
     out.once('finish', () => {
       if (settled) return;
       settled = true;
+      stopIdleWatch();
       resolve();
     });
 
     archive.pipe(out);
+    // After pipe(): the watch must see each write's outcome, and an early 'data' listener
+    // would start the flow before `out` is attached.
+    stopIdleWatch = watchIdleReader(archive, out, idleTimeoutMs, () => fail(new ClientStalledError(idleTimeoutMs)));
     appendNext();
   });
+}
+
+/**
+ * Calls `onIdle` when `out` has stayed full for `idleMs`. A reader that takes nothing leaves
+ * `out` full and pipe() waits for a 'drain' that never comes, holding the connection and
+ * every buffer of the pipeline. Checked after each chunk pipe() writes (this listener is
+ * added after pipe's own, so it sees the write's outcome), cleared by each drain.
+ */
+function watchIdleReader(source: Readable, out: Writable, idleMs: number, onIdle: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  const onData = () => {
+    if (timer === undefined && out.writableNeedDrain) timer = setTimeout(onIdle, idleMs);
+  };
+  source.on('data', onData);
+  out.on('drain', stop);
+  return () => {
+    stop();
+    source.off('data', onData);
+    out.off('drain', stop);
+  };
 }
 
 /**
@@ -250,7 +295,7 @@ async function* readExactly(entry: ZipEntry): AsyncGenerator<Buffer> {
     }
     let position = 0;
     while (position < entry.size) {
-      const want = Math.min(CHUNK, entry.size - position);
+      const want = Math.min(ZIP_STREAM_CHUNK_BYTES, entry.size - position);
       const buf = Buffer.allocUnsafe(want);
       const { bytesRead } = await handle.read(buf, 0, want, position);
       if (bytesRead === 0) {

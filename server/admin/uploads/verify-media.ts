@@ -1,6 +1,5 @@
-import ffprobeBinary from '@ffprobe-installer/ffprobe';
-import ffmpeg, { type FfprobeData } from 'fluent-ffmpeg';
 import sharp from 'sharp';
+import { ffprobe, type ProbeData } from '../../media/ffprobe.js';
 import type { MediaKind } from '../../media-types.js';
 
 /** An upload that is not what its name claims; the message is shown to the user. */
@@ -15,6 +14,14 @@ export class RejectedUpload extends Error {
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 /** ffprobe's container names of the gallery's video types (mp4/m4v/mov, webm). */
 const VIDEO_CONTAINERS = new Set(['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm']);
+
+/**
+ * Each check runs in this process on a file nobody has vetted yet: a decode or a probe that
+ * takes longer than this is refused rather than left to hold the upload (and ffprobe) open.
+ * Generous: a 100-megapixel panorama decodes in seconds even on a small board.
+ */
+const IMAGE_CHECK_SECONDS = 60;
+const VIDEO_CHECK_MS = 30_000;
 
 export interface ImageCheck {
   readonly format: string;
@@ -33,7 +40,7 @@ export async function verifyImage(file: string): Promise<ImageCheck> {
   let height: number | undefined;
   try {
     ({ format, width, height } = await sharp(file).metadata());
-    await sharp(file).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+    await sharp(file).timeout({ seconds: IMAGE_CHECK_SECONDS }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
   } catch {
     throw new RejectedUpload('Not a decodable image');
   }
@@ -52,24 +59,15 @@ export interface VideoCheck {
   readonly duration: number;
 }
 
-function ffprobe(file: string): Promise<FfprobeData> {
-  return new Promise((resolve, reject) => {
-    // The binary path per command, not fluent-ffmpeg's global setter: no shared state.
-    ffmpeg(file)
-      .setFfprobePath(ffprobeBinary.path)
-      .ffprobe((err: unknown, data: FfprobeData) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(data)));
-  });
-}
-
 /**
  * Proves the file is a video: ffprobe must find a video container of a served type with a
  * video stream that has a size and a duration. A still image renamed .mp4 is refused too
  * (ffprobe reads it as a one-frame 'image2' or '*_pipe' stream, not a video container).
  */
 export async function verifyVideo(file: string): Promise<VideoCheck> {
-  let data: FfprobeData;
+  let data: ProbeData;
   try {
-    data = await ffprobe(file);
+    data = await ffprobe(file, VIDEO_CHECK_MS);
   } catch {
     throw new RejectedUpload('Not a playable video (ffprobe could not read it)');
   }
