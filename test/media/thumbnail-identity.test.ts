@@ -224,10 +224,11 @@ describe('thumbnails follow the identity of their original', function () {
       // worker reads it.
       const fifo = path.join(fx.root, 'blocker.fifo');
       execFileSync('mkfifo', [fifo]);
-      const blocker = pool.exif({ src: fifo }).catch(() => undefined);
+      // A video task: its ffprobe opens the FIFO (image tasks refuse anything but a regular file).
+      const blocker = pool.videoInfo({ src: fifo }).catch(() => undefined);
       const release = () => {
-        // The reader is waiting in open(), so this open does not block; the FIFO's path is
-        // gone before anything is written, so nothing can open it again.
+        // This open waits for ffprobe to open the read end, then neither blocks; the FIFO's
+        // path is gone before anything is written, so nothing can open it again.
         const writer = fs.openSync(fifo, 'w');
         fs.rmSync(fifo);
         fs.writeSync(writer, Buffer.from('not a photo'));
