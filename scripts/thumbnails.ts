@@ -13,12 +13,12 @@
  * (an invalid path, or one with no album at or below it).
  */
 import path from 'node:path';
-import { createMediaLocator } from '../server/access/media-location.js';
-import { AlbumIndex } from '../server/albums/album-index.js';
-import { loadConfig } from '../server/config.js';
+import { createMediaLocator } from '../server/core/access/media-location.js';
+import { AlbumIndex } from '../server/core/albums/album-index.js';
+import { loadConfig } from '../server/core/config.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
-import { parseRelativePath } from '../server/paths.js';
+import { parseRelativePath } from '../server/core/paths.js';
 import { sizeThreadPool } from '../server/uv-threadpool.js';
 
 const USAGE = 'usage: npm run thumbnails [-- <album path> ...]';

@@ -1,18 +1,18 @@
 import type { Express } from 'express';
-import { createResolvers } from './access/gallery-access.js';
-import { createPasswordLimiter } from './access/password-limiter.js';
-import { AlbumIndex } from './albums/album-index.js';
-import { createApp } from './app.js';
-import type { Config } from './config.js';
-import { HomeContentStore } from './home-content.js';
+import { createResolvers } from './public/access/gallery-access.js';
+import { createPasswordLimiter } from './public/access/password-limiter.js';
+import { AlbumIndex } from './core/albums/album-index.js';
+import { createApp } from './public/app.js';
+import type { Config } from './core/config.js';
+import { HomeContentStore } from './core/home-content.js';
 import { createMetadataService } from './media/metadata.js';
 import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
-import { DimensionsCache } from './pages/dimensions.js';
-import { MediaStats } from './pages/media-stats.js';
-import { createAlbumMediaRouter } from './routes/album-media-api.js';
-import { createDownloadRouter } from './routes/download.js';
-import { createMediaApiRouter } from './routes/media-api.js';
+import { DimensionsCache } from './public/pages/dimensions.js';
+import { MediaStats } from './public/pages/media-stats.js';
+import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
+import { createDownloadRouter } from './public/routes/download.js';
+import { createMediaApiRouter } from './public/routes/media-api.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -20,7 +20,7 @@ export interface GalleryOptions {
   /** Watch the album tree and content for changes (default true). */
   readonly watch?: boolean;
   readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /** One JSON line per request (see server/request-log.ts). */
+  /** One JSON line per request (see server/http/request-log.ts). */
   readonly requestLog?: (line: string) => void;
   /** Tasks waiting for a worker before requests get 503 (default 16 per worker). */
   readonly maxQueue?: number;

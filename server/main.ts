@@ -1,6 +1,6 @@
 import './uv-threadpool.js';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from './config.js';
+import { loadConfig } from './core/config.js';
 import { createGallery } from './gallery.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before they are cut. */

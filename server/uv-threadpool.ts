@@ -1,4 +1,4 @@
-import { loadConfig } from './config.js';
+import { loadConfig } from './core/config.js';
 
 /**
  * sharp in the worker threads and every fs call share libuv's one thread pool (4 threads

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
-import { tempNameFor } from '../server/fs-atomic.js';
+import { tempNameFor } from '../server/core/fs-atomic.js';
 import { withSourceTag } from '../server/media/source-tag.js';
 import { ffprobe, type ProbeStream, streamRotation } from '../server/media/ffprobe.js';
 import { type TaskClock, taskStarted, workerBudgetMs } from '../server/media/task-deadlines.js';
-import type { MediaKind } from '../server/media-types.js';
+import type { MediaKind } from '../server/core/media-catalogue.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 
 // Both settings are process-wide libvips state, so the main thread must not do image work

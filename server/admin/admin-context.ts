@@ -1,5 +1,5 @@
-import type { AlbumIndex } from '../albums/album-index.js';
-import type { Config } from '../config.js';
+import type { AlbumIndex } from '../core/albums/album-index.js';
+import type { Config } from '../core/config.js';
 import type { AlbumFiles } from './album-files.js';
 import type { KeyedQueue } from './keyed-queue.js';
 

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AlbumMeta, AlbumRecordError, checkAlbumFields, toAlbumMeta } from '../albums/album-record.js';
-import { type RecordWithToken, readRecordWithToken } from '../albums/record-token.js';
-import { ALBUM_FILE } from '../albums/scan.js';
-import { type FileVersion, readVersioned, replaceIfUnchanged } from '../albums/versioned-file.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { HttpError, badRequest, notFound } from '../http-error.js';
-import { mediaKind } from '../media-types.js';
-import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../paths.js';
+import { type AlbumMeta, AlbumRecordError, checkAlbumFields, toAlbumMeta } from '../core/albums/album-record.js';
+import { type RecordWithToken, readRecordWithToken } from '../core/albums/record-token.js';
+import { ALBUM_FILE } from '../core/albums/scan.js';
+import { type FileVersion, readVersioned, replaceIfUnchanged } from '../core/albums/versioned-file.js';
+import { writeFileAtomic } from '../core/fs-atomic.js';
+import { HttpError, badRequest, notFound } from '../core/errors.js';
+import { mediaKind } from '../core/media-catalogue.js';
+import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../core/paths.js';
 import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import { badRequest } from '../http-error.js';
-import { hasHiddenSegment, parseRelativePath } from '../paths.js';
+import { badRequest } from '../core/errors.js';
+import { hasHiddenSegment, parseRelativePath } from '../core/paths.js';
 
 /**
  * Limits of a new album's path. An album may sit at any depth (`holidays`, `2024/lisbon`,

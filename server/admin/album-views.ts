@@ -1,5 +1,5 @@
-import type { AlbumMeta } from '../albums/album-record.js';
-import { type Album, albumChain, isProtected } from '../albums/album-tree.js';
+import type { AlbumMeta } from '../core/albums/album-record.js';
+import { type Album, albumChain, isProtected } from '../core/albums/album-tree.js';
 import type { MediaFile } from './media-listing.js';
 import { mediaUrl } from './media-listing.js';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
-import type { AlbumIndex } from '../albums/album-index.js';
-import type { Config } from '../config.js';
-import { apiNotFound, errorHandler } from '../error-handler.js';
-import { notFound } from '../http-error.js';
+import type { AlbumIndex } from '../core/albums/album-index.js';
+import type { Config } from '../core/config.js';
+import { apiNotFound, errorHandler } from '../http/error-handler.js';
+import { notFound } from '../core/errors.js';
 import type { AdminContext } from './admin-context.js';
 import { AlbumFiles } from './album-files.js';
 import { localHostOnly, sameOriginWrites, securityHeaders } from './guards.js';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isMissing } from '../paths.js';
+import { isMissing } from '../core/paths.js';
 
 /** Thumbnail presets (docs/api.md#get-apithumbnailpathsize); the cache layout is CACHE_DIR/thumbnails/{size}/{album path}/{file}.jpg. */
 export const THUMBNAIL_SIZES = ['small', 'medium', 'large'] as const;

@@ -1,5 +1,5 @@
-import { notFound } from '../http-error.js';
-import { isMissing, resolveInside } from '../paths.js';
+import { notFound } from '../core/errors.js';
+import { isMissing, resolveInside } from '../core/paths.js';
 
 /**
  * `resolveInside` for folders that may not exist yet (CONTENT_DIR/assets/hero before the

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { HttpError, badRequest } from '../http-error.js';
-import { isMissing } from '../paths.js';
+import { writeFileAtomic } from '../core/fs-atomic.js';
+import { HttpError, badRequest } from '../core/errors.js';
+import { isMissing } from '../core/paths.js';
 import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { WEB_IMAGE } from './web-images.js';
-import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../home-content.js';
+import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../core/home-content.js';
 
 /** The home page content file of the home page (docs/api.md#pages), under CONTENT_DIR. */
 export const HOME_FILE = 'home.json';
 
-export type { HomeCard, HomeIntro } from '../home-content.js';
+export type { HomeCard, HomeIntro } from '../core/home-content.js';
 
 /** home.json; keys the admin does not know (added by hand or by a later version) are kept as they are. */
 export interface HomeContent extends PublicHomeContent {

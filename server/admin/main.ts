@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { AlbumIndex } from '../albums/album-index.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { AlbumIndex } from '../core/albums/album-index.js';
+import { ConfigError, loadConfig } from '../core/config.js';
 import { createAdminApp } from './app.js';
 import { UPLOADS_DIR } from './routes/media-upload.js';
 

@@ -1,9 +1,9 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { naturalCompare } from '../albums/natural-order.js';
-import { type MediaKind, mediaKind } from '../media-types.js';
-import { isMissing } from '../paths.js';
+import { naturalCompare } from '../core/albums/natural-order.js';
+import { type MediaKind, mediaKind } from '../core/media-catalogue.js';
+import { isMissing } from '../core/paths.js';
 
 export interface MediaFile {
   readonly name: string;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { badRequest } from '../http-error.js';
+import { badRequest } from '../core/errors.js';
 
 /** The parsed JSON body when it is an object; a clear 400 otherwise (wrong type, array, no body). */
 export function jsonObjectBody(req: Request): Record<string, unknown> {

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import type { Dimensions, ExifRecord, VideoInfo } from '../../workers/media-worker.js';
-import { notFound } from '../http-error.js';
-import type { MediaKind } from '../media-types.js';
-import { isMissing } from '../paths.js';
+import { notFound } from '../core/errors.js';
+import type { MediaKind } from '../core/media-catalogue.js';
+import { isMissing } from '../core/paths.js';
 import type { MediaPool } from './pool.js';
 import { sourceTagOf } from './source-tag.js';
 

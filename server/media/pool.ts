@@ -13,8 +13,8 @@ import type {
   ThumbnailTask,
   VideoInfo,
 } from '../../workers/media-worker.js';
-import { HttpError, notFound, serviceBusy } from '../http-error.js';
-import { isMissing } from '../paths.js';
+import { HttpError, notFound, serviceBusy } from '../core/errors.js';
+import { isMissing } from '../core/paths.js';
 import { DEFAULT_TASK_DEADLINES, type DeadlineKind, isTaskStarted, type TaskClock, type TaskDeadlines } from './task-deadlines.js';
 
 /**

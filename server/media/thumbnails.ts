@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { notFound } from '../http-error.js';
-import { isInside, isMissing } from '../paths.js';
-import type { ResolvedMedia } from '../resolvers.js';
+import { notFound } from '../core/errors.js';
+import { isInside, isMissing } from '../core/paths.js';
+import type { ResolvedMedia } from '../public/resolvers.js';
 import type { MediaPool } from './pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
 

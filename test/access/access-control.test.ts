@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { LOCKOUT_MS } from '../../server/access/password-limiter.js';
+import { LOCKOUT_MS } from '../../server/public/access/password-limiter.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 
 /** The `album-access` cookie of a response, as a request header value, and its attributes. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LOCKOUT_MS, LockoutStore, MAX_FAILED_ATTEMPTS } from '../../server/access/password-limiter.js';
+import { LOCKOUT_MS, LockoutStore, MAX_FAILED_ATTEMPTS } from '../../server/public/access/password-limiter.js';
 
 describe('LockoutStore', () => {
   let clock: number;

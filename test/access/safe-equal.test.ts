@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { safeEqual } from '../../server/access/safe-equal.js';
+import { safeEqual } from '../../server/core/access/safe-equal.js';
 
 describe('safeEqual', () => {
   it('should accept equal strings, including non-ASCII ones', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseNewAlbumPath } from '../../server/admin/album-paths.js';
-import { HttpError } from '../../server/http-error.js';
+import { HttpError } from '../../server/core/errors.js';
 
 function errorOf(fn: () => unknown): HttpError {
   try {

@@ -367,7 +367,7 @@ describe('admin /api/albums', () => {
 
     it('should show the token the public index uses, in the list and the album, after the token line is deleted', async () => {
       // A second index over the same tree stands for the public server's process.
-      const { AlbumIndex } = await import('../../server/albums/album-index.js');
+      const { AlbumIndex } = await import('../../server/core/albums/album-index.js');
       await fx.album('2024/travel/porto', { title: 'Porto' });
       const publicIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
       try {

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { parseAlbumRecord, AlbumRecordError } from '../../server/albums/album-record.js';
-import { AlbumIndex } from '../../server/albums/album-index.js';
-import { ancestorsOf, breadcrumbsOf, coverOf, descendantsOf, isProtected } from '../../server/albums/album-tree.js';
+import { parseAlbumRecord, AlbumRecordError } from '../../server/core/albums/album-record.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { ancestorsOf, breadcrumbsOf, coverOf, descendantsOf, isProtected } from '../../server/core/albums/album-tree.js';
 import { eventually, writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { AlbumIndex } from '../../server/albums/album-index.js';
-import { readVersioned, replaceIfUnchanged } from '../../server/albums/versioned-file.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { readVersioned, replaceIfUnchanged } from '../../server/core/albums/versioned-file.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 

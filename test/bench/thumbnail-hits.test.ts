@@ -3,14 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createResolvers } from '../../server/access/gallery-access.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createMetadataService } from '../../server/media/metadata.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
-import { cachedThumbnailAnswerOf, createMediaApiRouter } from '../../server/routes/media-api.js';
+import { cachedThumbnailAnswerOf, createMediaApiRouter } from '../../server/public/routes/media-api.js';
 import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 
 /**
- * Cached thumbnails are answered before Express (server/routes/media-api.ts, made for the
+ * Cached thumbnails are answered before Express (server/public/routes/media-api.ts, made for the
  * benchmark's cache-hit figure). These tests hold that path to what the full path answers,
  * and above all to the same access rules: a cached file must never skip a check.
  */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import sharp from 'sharp';
 import request from 'supertest';
-import { AlbumIndex } from '../../server/albums/album-index.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { createAdminApp } from '../../server/admin/app.js';
 import { accessCookie, eventually, GalleryFixture } from '../support/gallery-fixture.js';
 

@@ -3,12 +3,12 @@ import { expect } from 'chai';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import request from 'supertest';
-import { createResolvers } from '../../server/access/gallery-access.js';
-import { AlbumIndex } from '../../server/albums/album-index.js';
-import { apiNotFound, errorHandler } from '../../server/error-handler.js';
-import type { DimensionsProvider } from '../../server/pages/dimensions.js';
-import { MediaStats } from '../../server/pages/media-stats.js';
-import { createAlbumMediaRouter } from '../../server/routes/album-media-api.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { apiNotFound, errorHandler } from '../../server/http/error-handler.js';
+import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import { MediaStats } from '../../server/public/pages/media-stats.js';
+import { createAlbumMediaRouter } from '../../server/public/routes/album-media-api.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 
 /** Every photo is 300×200, every video 1280×720 and 90.5 s long. */

@@ -4,15 +4,15 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import request from 'supertest';
-import { createResolvers } from '../../server/access/gallery-access.js';
-import { createPasswordLimiter, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../../server/access/password-limiter.js';
-import { AlbumIndex } from '../../server/albums/album-index.js';
-import { errorHandler } from '../../server/error-handler.js';
-import { albumPageHandler } from '../../server/pages/album-page.js';
-import { createAssetUrls } from '../../server/pages/asset-urls.js';
-import type { DimensionsProvider } from '../../server/pages/dimensions.js';
-import { MediaStats } from '../../server/pages/media-stats.js';
-import { ROOT_DIR, VIEWS_DIR } from '../../server/root-dir.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
+import { createPasswordLimiter, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../../server/public/access/password-limiter.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import { albumPageHandler } from '../../server/public/pages/album-page.js';
+import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
+import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import { MediaStats } from '../../server/public/pages/media-stats.js';
+import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 
 const fakeDimensions: DimensionsProvider = async (_node, items) =>

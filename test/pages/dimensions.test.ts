@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { MediaItem, TreeNode } from '../../server/albums/album-tree.js';
-import { serviceBusy } from '../../server/http-error.js';
-import { mediaKind } from '../../server/media-types.js';
+import type { MediaItem, TreeNode } from '../../server/core/albums/album-tree.js';
+import { serviceBusy } from '../../server/core/errors.js';
+import { mediaKind } from '../../server/core/media-catalogue.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
-import { DimensionsCache, type HeaderReader } from '../../server/pages/dimensions.js';
+import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { parseHomeContent } from '../../server/home-content.js';
+import { parseHomeContent } from '../../server/core/home-content.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 
 /** Links a hand-edited home.json may hold that must never become an `href`. */

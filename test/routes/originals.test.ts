@@ -3,10 +3,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { createResolvers } from '../../server/access/gallery-access.js';
-import { errorHandler } from '../../server/error-handler.js';
-import type { MediaResolver } from '../../server/resolvers.js';
-import { originalsHandler } from '../../server/routes/originals.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import type { MediaResolver } from '../../server/public/resolvers.js';
+import { originalsHandler } from '../../server/public/routes/originals.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../server/config.js';
+import { ConfigError, loadConfig } from '../../server/core/config.js';
 
 describe('loadConfig', () => {
   describe('with an empty environment', () => {

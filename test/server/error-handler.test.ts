@@ -3,8 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { errorHandler } from '../../server/error-handler.js';
-import { VIEWS_DIR } from '../../server/root-dir.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 describe('errorHandler', () => {

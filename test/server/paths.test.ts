@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { HttpError } from '../../server/http-error.js';
-import { decodeUrlPath, isInside, parseRelativePath, resolveInside } from '../../server/paths.js';
+import { HttpError } from '../../server/core/errors.js';
+import { decodeUrlPath, isInside, parseRelativePath, resolveInside } from '../../server/core/paths.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 function statusOf(fn: () => unknown): number | undefined {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { loadConfig, type Config } from '../../server/config.js';
+import { loadConfig, type Config } from '../../server/core/config.js';
 import { createGallery, type Gallery, type GalleryOptions } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from './temp-dir.js';
 

@@ -6,15 +6,15 @@
  * and the media API on a bare app.
  */
 import express, { type Express } from 'express';
-import { errorHandler } from '../../server/error-handler.js';
-import { notFound } from '../../server/http-error.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import { notFound } from '../../server/core/errors.js';
 import { createMetadataService, type MetadataService } from '../../server/media/metadata.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailCache } from '../../server/media/thumbnails.js';
-import { mediaKind } from '../../server/media-types.js';
-import { hasHiddenSegment, parseRelativePath, resolveInside } from '../../server/paths.js';
-import type { MediaResolver } from '../../server/resolvers.js';
-import { createMediaApiRouter } from '../../server/routes/media-api.js';
+import { mediaKind } from '../../server/core/media-catalogue.js';
+import { hasHiddenSegment, parseRelativePath, resolveInside } from '../../server/core/paths.js';
+import type { MediaResolver } from '../../server/public/resolvers.js';
+import { createMediaApiRouter } from '../../server/public/routes/media-api.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
 export { cornerColours, DISPLAY_HEIGHT, DISPLAY_WIDTH, writeOrientedJpeg } from '../../scripts/image-fixtures/orientation.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { ClientClosedError, SourceChangedError, planZip, writeZip, zipLayout, type ZipPlan } from '../../server/zip/album-zip.js';
+import { ClientClosedError, SourceChangedError, planZip, writeZip, zipLayout, type ZipPlan } from '../../server/public/zip/album-zip.js';
 import { eventually, expect, makeTempDir, openFds, unzip, writeRandomImages } from './support.js';
 
 /** Collects what writeZip sends; `onData` sees the running total after each chunk. */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { planZip, writeZip } from '../../server/zip/album-zip.js';
+import { planZip, writeZip } from '../../server/public/zip/album-zip.js';
 import { close, createTestApp, eventually, expect, getRaw, listen, makeTempDir, q, writeAlbum, writeRandomImages } from './support.js';
 
 /** A download whose client reads nothing: the response is paused as soon as it arrives. */

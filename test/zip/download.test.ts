@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
-import { attachmentDisposition } from '../../server/routes/download.js';
+import { attachmentDisposition } from '../../server/public/routes/download.js';
 import {
   SECRET_TOKEN,
   close,

@@ -9,12 +9,12 @@ import path from 'node:path';
 import * as chai from 'chai';
 import express, { type Express } from 'express';
 import yauzl from 'yauzl';
-import { errorHandler } from '../../server/error-handler.js';
-import { notFound, unauthorized } from '../../server/http-error.js';
-import { mediaKind } from '../../server/media-types.js';
-import { isMissing, parseRelativePath, resolveInside } from '../../server/paths.js';
-import type { AlbumResolver } from '../../server/resolvers.js';
-import { createDownloadRouter, type DownloadRouterOptions } from '../../server/routes/download.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import { notFound, unauthorized } from '../../server/core/errors.js';
+import { mediaKind } from '../../server/core/media-catalogue.js';
+import { isMissing, parseRelativePath, resolveInside } from '../../server/core/paths.js';
+import type { AlbumResolver } from '../../server/public/resolvers.js';
+import { createDownloadRouter, type DownloadRouterOptions } from '../../server/public/routes/download.js';
 
 /** The part of chai's BDD interface these tests use (drop this once @types/chai is installed). */
 export interface Assertion {

@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import yauzl from 'yauzl';
-import { createZipArchive, zipLayout, type SizedName } from '../../server/zip/album-zip.js';
+import { createZipArchive, zipLayout, type SizedName } from '../../server/public/zip/album-zip.js';
 import { expect, unzip } from './support.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { badRequest, missingParameter } from '../../http-error.js';
+import { badRequest, missingParameter } from '../../core/errors.js';
 import type { AdminContext } from '../admin-context.js';
 import type { StoredAlbum } from '../album-files.js';
 import { albumPathParam, parseNewAlbumPath } from '../album-paths.js';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Config } from '../../config.js';
+import type { Config } from '../../core/config.js';
 import { albumPathParam } from '../album-paths.js';
 import { albumCacheStats, cacheStats, clearAlbumCache, clearCache } from '../cache-usage.js';
 

@@ -1,7 +1,7 @@
 import { type Response, Router } from 'express';
-import { badRequest, notFound } from '../../http-error.js';
-import { mediaKind } from '../../media-types.js';
-import { hasHiddenSegment, parseRelativePath } from '../../paths.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { mediaKind } from '../../core/media-catalogue.js';
+import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import { resolveExistingInside } from '../existing-file.js';
 import type { AdminContext } from '../admin-context.js';
 import { ASSET_KINDS, type AssetKind, assetsDir } from './site-assets.js';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { missingParameter, notFound } from '../../http-error.js';
+import { missingParameter, notFound } from '../../core/errors.js';
 import type { AdminContext } from '../admin-context.js';
 import { type HomeCard, HomeContentFile, checkCardPatch, checkIntroPatch, checkNewCard, newCardId } from '../home-content.js';
 import { jsonObjectBody, queryParam } from '../request-body.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
-import { HttpError, badRequest } from '../../http-error.js';
-import { type MediaKind, mediaKind } from '../../media-types.js';
+import { HttpError, badRequest } from '../../core/errors.js';
+import { type MediaKind, mediaKind } from '../../core/media-catalogue.js';
 import type { AdminContext } from '../admin-context.js';
 import { albumPathParam } from '../album-paths.js';
 import { listMediaFiles, mediaUrl } from '../media-listing.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { tempNameFor } from '../../fs-atomic.js';
+import { tempNameFor } from '../../core/fs-atomic.js';
 import type { KeyedQueue } from '../keyed-queue.js';
 import { uniqueFileName } from './safe-file-name.js';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { HttpError, badRequest } from '../../http-error.js';
+import { HttpError, badRequest } from '../../core/errors.js';
 
 /** The multipart field that carries the files (docs/api.md#admin-server). */
 export const FILES_FIELD = 'files';

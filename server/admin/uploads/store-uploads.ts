@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { MediaKind } from '../../media-types.js';
+import type { MediaKind } from '../../core/media-catalogue.js';
 import type { KeyedQueue } from '../keyed-queue.js';
 import { placeFiles } from './place-file.js';
 import type { Received, ReceivedFile } from './receive-files.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { ffprobe, type ProbeData } from '../../media/ffprobe.js';
-import type { MediaKind } from '../../media-types.js';
+import type { MediaKind } from '../../core/media-catalogue.js';
 
 /** An upload that is not what its name claims; the message is shown to the user. */
 export class RejectedUpload extends Error {

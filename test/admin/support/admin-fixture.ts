@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import ffmpegBinary from '@ffmpeg-installer/ffmpeg';
 import type { Express } from 'express';
 import sharp from 'sharp';
-import { AlbumIndex } from '../../../server/albums/album-index.js';
-import { type Config, loadConfig } from '../../../server/config.js';
+import { AlbumIndex } from '../../../server/core/albums/album-index.js';
+import { type Config, loadConfig } from '../../../server/core/config.js';
 import { createAdminApp } from '../../../server/admin/app.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../../support/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Album, MediaItem } from '../albums/album-tree.js';
-import type { MediaKind } from '../media-types.js';
+import type { Album, MediaItem } from '../../core/albums/album-tree.js';
+import type { MediaKind } from '../../core/media-catalogue.js';
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
@@ -39,7 +39,7 @@ export function formatDuration(seconds: number | null | undefined): string | nul
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** The album-media API (server/routes/album-media-api.ts) for one album. */
+/** The album-media API (server/public/routes/album-media-api.ts) for one album. */
 export const albumMediaApiUrl = (albumPath: string): string => `/api/album-media?path=${encodeURIComponent(albumPath)}`;
 
 /** Pages of an album, at least one (an empty album still has its page 1). */

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { mediaKind } from '../media-types.js';
+import { mediaKind } from '../media-catalogue.js';
 import type { AlbumMeta } from './album-record.js';
 import type { MediaItem, TreeNode } from './album-tree.js';
 import { naturalCompare } from './natural-order.js';

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaItem, TreeNode } from '../albums/album-tree.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { HttpError } from '../http-error.js';
-import type { MediaKind } from '../media-types.js';
+import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
+import { writeFileAtomic } from '../../core/fs-atomic.js';
+import { HttpError } from '../../core/errors.js';
+import type { MediaKind } from '../../core/media-catalogue.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -21,7 +21,7 @@ export interface HeaderReader {
   videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number }>;
 }
 
-/** Where a media item really is, or undefined when it must not be read (server/access/media-location.ts). */
+/** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
 export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string } | undefined>;
 
 export interface DimensionsCacheOptions {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { isMissing } from '../paths.js';
+import { isMissing } from '../../core/paths.js';
 import { ZIP_IDLE_TIMEOUT_MS, ZIP_STREAM_CHUNK_BYTES } from './download-limits.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { Request } from 'express';
-import type { AlbumIndex } from '../albums/album-index.js';
-import { type Album, isProtected, type MediaItem, type TreeNode } from '../albums/album-tree.js';
-import { notFound, unauthorized } from '../http-error.js';
-import { mediaKind } from '../media-types.js';
-import { hasHiddenSegment, parseRelativePath } from '../paths.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
+import { type Album, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
+import { notFound, unauthorized } from '../../core/errors.js';
+import { mediaKind } from '../../core/media-catalogue.js';
+import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia } from '../resolvers.js';
-import { createMediaLocator, type LocateMedia, type MediaLocation } from './media-location.js';
-import { type AccessResult, resolveAccess } from './resolve-access.js';
+import { createMediaLocator, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
+import { type AccessResult, resolveAccess } from '../../core/access/resolve-access.js';
 import { heldTokens, urlToken } from './tokens.js';
 
 /** Access of the visitor making `req` to a node of the tree. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import type { Album, MediaItem, TreeNode } from '../albums/album-tree.js';
-import type { LocateMedia } from '../access/media-location.js';
+import type { Album, MediaItem, TreeNode } from '../../core/albums/album-tree.js';
+import type { LocateMedia } from '../../core/access/media-location.js';
 
 export interface MediaStat {
   readonly mtimeMs: number;

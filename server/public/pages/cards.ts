@@ -1,5 +1,5 @@
-import type { AlbumIndex } from '../albums/album-index.js';
-import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../albums/album-tree.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
+import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
 

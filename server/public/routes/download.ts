@@ -1,5 +1,5 @@
 import { type Response, Router } from 'express';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../../core/errors.js';
 import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';

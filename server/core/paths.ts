@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { badRequest, missingParameter, notFound } from './http-error.js';
+import { badRequest, missingParameter, notFound } from './errors.js';
 
 /**
  * The one place where a client-supplied path becomes a file on disk.

@@ -1,5 +1,5 @@
 import type { CookieOptions, Request, Response } from 'express';
-import { isWellFormedToken } from '../albums/album-record.js';
+import { isWellFormedToken } from '../../core/albums/album-record.js';
 
 export const ACCESS_COOKIE = 'album-access';
 const COOKIE_MAX_AGE_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { HttpError, notFound } from './http-error.js';
+import { HttpError, notFound } from '../core/errors.js';
 
 /**
  * A Node system error (fs, net): its message names the path or address it failed on

@@ -1,4 +1,4 @@
-import type { MediaKind } from '../media-types.js';
+import type { MediaKind } from '../media-catalogue.js';
 import type { AlbumMeta } from './album-record.js';
 
 /** One media file directly in an album directory. */

@@ -2,13 +2,13 @@ import path from 'node:path';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { ReadableMedia } from './access/gallery-access.js';
-import type { LocateMedia } from './access/media-location.js';
+import type { LocateMedia } from '../core/access/media-location.js';
 import type { PasswordLimiter } from './access/password-limiter.js';
-import type { AlbumIndex } from './albums/album-index.js';
-import type { Config } from './config.js';
-import { apiNotFound, errorHandler } from './error-handler.js';
-import type { HomeContentStore } from './home-content.js';
-import { notFound } from './http-error.js';
+import type { AlbumIndex } from '../core/albums/album-index.js';
+import type { Config } from '../core/config.js';
+import { apiNotFound, errorHandler } from '../http/error-handler.js';
+import type { HomeContentStore } from '../core/home-content.js';
+import { notFound } from '../core/errors.js';
 import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
 import { MediaStats } from './pages/media-stats.js';
@@ -17,9 +17,9 @@ import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
 import { answerBeforeRouter, type ResponsePreamble } from './routes/media-api.js';
 import { createPasswordRouter } from './routes/password-routes.js';
-import { ROOT_DIR, VIEWS_DIR } from './root-dir.js';
-import { requestLog } from './request-log.js';
-import { SECURITY_HEADERS, securityHeaders } from './security-headers.js';
+import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
+import { requestLog } from '../http/request-log.js';
+import { SECURITY_HEADERS, securityHeaders } from '../http/security-headers.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 
@@ -29,7 +29,7 @@ export interface AppDeps {
   readonly home: HomeContentStore;
   readonly limiter: PasswordLimiter;
   readonly resolveMedia: MediaResolver;
-  /** What of an album a visitor may read (server/access/gallery-access.ts). */
+  /** What of an album a visitor may read (server/public/access/gallery-access.ts). */
   readonly readableMedia: ReadableMedia;
   /** The symlink rule, for the media stats made here when none are given. */
   readonly locateMedia: LocateMedia;
@@ -39,7 +39,7 @@ export interface AppDeps {
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
   readonly log?: (msg: string, err: unknown) => void;
-  /** Receives one JSON line per request (server/request-log.ts); none when absent. */
+  /** Receives one JSON line per request (server/http/request-log.ts); none when absent. */
   readonly requestLog?: (line: string) => void;
 }
 
@@ -50,7 +50,7 @@ function staticFiles(dir: string): RequestHandler {
 
 /**
  * What every response gets from the middleware at the top of createApp, for the answers
- * given before the router (server/routes/media-api.ts): the same security headers (from
+ * given before the router (server/public/routes/media-api.ts): the same security headers (from
  * the same middleware), then the same request log line.
  */
 function responsePreamble(write: ((line: string) => void) | undefined): ResponsePreamble {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import { contentTypeOf } from '../media-types.js';
-import { decodeUrlPath } from '../paths.js';
+import { contentTypeOf } from '../../core/media-catalogue.js';
+import { decodeUrlPath } from '../../core/paths.js';
 import type { MediaResolver } from '../resolvers.js';
 
 export const PUBLIC_IMMUTABLE = 'public, max-age=31536000, immutable';

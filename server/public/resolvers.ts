@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { MediaItem } from './albums/album-tree.js';
-import type { MediaKind } from './media-types.js';
+import type { MediaItem } from '../core/albums/album-tree.js';
+import type { MediaKind } from '../core/media-catalogue.js';
 
 /**
  * What routes get back from the access layer: a media file or an album the visitor may see.
@@ -10,7 +10,7 @@ import type { MediaKind } from './media-types.js';
 export interface ResolvedMedia {
   /** Validated path relative to ALBUMS_DIR, '/'-separated ('2024/trip/IMG_1.jpg'). */
   readonly relPath: string;
-  /** Real absolute path of a regular file, where the symlink rule allows it (see server/access/media-location.ts). */
+  /** Real absolute path of a regular file, where the symlink rule allows it (see server/core/access/media-location.ts). */
   readonly absPath: string;
   readonly kind: MediaKind;
   /** Path of the album holding the file ('2024/trip'). */

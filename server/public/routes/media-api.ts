@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
-import { badRequest, missingParameter } from '../http-error.js';
-import type { MetadataService } from '../media/metadata.js';
-import { closeQuietly, isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../media/thumbnails.js';
+import { badRequest, missingParameter } from '../../core/errors.js';
+import type { MetadataService } from '../../media/metadata.js';
+import { closeQuietly, isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../../media/thumbnails.js';
 import type { MediaResolver } from '../resolvers.js';
 
 export interface MediaApiOptions {
@@ -188,7 +188,7 @@ function parseSize(raw: unknown): ThumbnailSize {
 
 /**
  * The hot path of every album page: headers set directly, then the already-read file sent
- * with as few steps as possible. URLs carry `&v=` the original's version (server/pages/urls.ts),
+ * with as few steps as possible. URLs carry `&v=` the original's version (server/core/urls.ts),
  * so a year of `immutable` is safe. Owns `file.fd` from here on.
  */
 function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: (message: string, err: unknown) => void): void {

@@ -1,13 +1,13 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import { isCrossSite } from '../access/cross-site.js';
 import { attemptState, type PasswordLimiter, remainingAttempts } from '../access/password-limiter.js';
-import { resolveAccess } from '../access/resolve-access.js';
-import { safeEqual } from '../access/safe-equal.js';
+import { resolveAccess } from '../../core/access/resolve-access.js';
+import { safeEqual } from '../../core/access/safe-equal.js';
 import { cookieTokens, grantTokens, heldTokens } from '../access/tokens.js';
-import type { AlbumIndex } from '../albums/album-index.js';
-import type { Album } from '../albums/album-tree.js';
-import { badRequest, forbidden, missingParameter, notFound } from '../http-error.js';
-import { parseRelativePath } from '../paths.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
+import type { Album } from '../../core/albums/album-tree.js';
+import { badRequest, forbidden, missingParameter, notFound } from '../../core/errors.js';
+import { parseRelativePath } from '../../core/paths.js';
 import { albumPageUrl } from '../pages/urls.js';
 
 export const BODY_LIMIT = '100kb';

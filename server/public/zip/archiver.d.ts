@@ -1,5 +1,5 @@
 // archiver 8 ships no types (and @types/archiver describes the v7 `archiver('zip')` API).
-// Only what server/zip uses is declared here.
+// Only what server/public/zip uses is declared here.
 declare module 'archiver' {
   import type { Stats } from 'node:fs';
   import type { Transform } from 'node:stream';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AlbumIndex } from '../albums/album-index.js';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
-import { mediaKind } from '../media-types.js';
+import { mediaKind } from '../media-catalogue.js';
 import { hasHiddenSegment, isInside, isMissing, realRootOf } from '../paths.js';
 
 /** Where a media item of an album really is, once the symlink rule has let it through. */
@@ -16,7 +16,7 @@ export interface MediaLocation {
 /**
  * Where `item` of `album` really is, or undefined when it must read as missing: gone, not a
  * regular file, or a symlink the rule does not follow. The same for every visitor: whether
- * this visitor may open `realAlbum` is for the caller (server/access/gallery-access.ts).
+ * this visitor may open `realAlbum` is for the caller (server/public/access/gallery-access.ts).
  */
 export type LocateMedia = (album: TreeNode, item: MediaItem) => Promise<MediaLocation | undefined>;
 

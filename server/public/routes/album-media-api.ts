@@ -1,6 +1,6 @@
 import { type Request, Router } from 'express';
-import type { AlbumIndex } from '../albums/album-index.js';
-import { badRequest, notFound } from '../http-error.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
+import { badRequest, notFound } from '../../core/errors.js';
 import type { DimensionsProvider } from '../pages/dimensions.js';
 import { MEDIA_PER_PAGE, mediaViews, pageCount } from '../pages/media-items.js';
 import type { MediaStats } from '../pages/media-stats.js';
