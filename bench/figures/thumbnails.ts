@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES } from '../../server/media/thumbnails.js';
+import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES } from '../../server/core/media-catalogue.js';
 import { load } from '../http-load.js';
 import { type BenchRow, ratioRow } from '../rows.js';
 import { type BenchContext, cacheFileOf, drain, median, thumbnailUrl, withBareServer } from './context.js';

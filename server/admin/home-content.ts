@@ -6,7 +6,7 @@ import { HttpError, badRequest } from '../core/errors.js';
 import { isMissing } from '../core/paths.js';
 import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
-import { WEB_IMAGE } from './web-images.js';
+import { isWebImage } from '../core/media-catalogue.js';
 import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../core/home-content.js';
 
 /** The home page content file of the home page (docs/api.md#pages), under CONTENT_DIR. */
@@ -42,7 +42,7 @@ function checkTextFields(input: Record<string, unknown>, allowed: readonly strin
 /** One file of CONTENT_DIR/assets/cards, by name: no folder, nothing hidden, a web image type. */
 function isAssetFileName(value: string): boolean {
   if (value === '') return true;
-  return !/[/\\\u0000-\u001f\u007f]/.test(value) && !value.startsWith('.') && WEB_IMAGE.test(value);
+  return !/[/\\\u0000-\u001f\u007f]/.test(value) && !value.startsWith('.') && isWebImage(value);
 }
 
 export function checkIntroPatch(input: Record<string, unknown>): Partial<HomeIntro> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
-import type { MediaKind } from '../../core/media-catalogue.js';
+import { LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
@@ -68,8 +68,8 @@ export async function mediaViews(album: Album, listed: readonly MediaItem[], pag
       path: mediaPath,
       alt: altOf(m),
       original: originalUrl(mediaPath),
-      src: thumbnailUrl(mediaPath, 'small', v),
-      large: thumbnailUrl(mediaPath, 'large', v),
+      src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
+      large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
       srcset: thumbnailSrcset(mediaPath, v),
       width: d?.width ?? null,
       height: d?.height ?? null,
