@@ -15,22 +15,28 @@ interface MediaType {
   readonly contentType: string;
   /** A browser shows it as it is (site assets are served without thumbnails, so only these). */
   readonly web: boolean;
+  /** What an upload's decoder must read it as: sharp's format names, ffprobe's container names. */
+  readonly decodedAs: readonly string[];
 }
+
+/** ffprobe names the whole QuickTime family (mp4, m4v, mov) by one list, Matroska/WebM by another. */
+const QUICKTIME = ['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2'];
+const MATROSKA = ['matroska', 'webm'];
 
 /** The only files the gallery ever serves (docs/api.md#the-album-tree). Keys are lower-case extensions, in the order they are listed to people. */
 const MEDIA_TYPES: Readonly<Record<string, MediaType>> = Object.freeze({
-  '.jpg': { kind: 'image', contentType: 'image/jpeg', web: true },
-  '.jpeg': { kind: 'image', contentType: 'image/jpeg', web: true },
-  '.png': { kind: 'image', contentType: 'image/png', web: true },
-  '.webp': { kind: 'image', contentType: 'image/webp', web: true },
-  '.avif': { kind: 'image', contentType: 'image/avif', web: true },
-  '.gif': { kind: 'image', contentType: 'image/gif', web: false },
-  '.tif': { kind: 'image', contentType: 'image/tiff', web: false },
-  '.tiff': { kind: 'image', contentType: 'image/tiff', web: false },
-  '.mp4': { kind: 'video', contentType: 'video/mp4', web: false },
-  '.m4v': { kind: 'video', contentType: 'video/mp4', web: false },
-  '.mov': { kind: 'video', contentType: 'video/quicktime', web: false },
-  '.webm': { kind: 'video', contentType: 'video/webm', web: false },
+  '.jpg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
+  '.jpeg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
+  '.png': { kind: 'image', contentType: 'image/png', web: true, decodedAs: ['png'] },
+  '.webp': { kind: 'image', contentType: 'image/webp', web: true, decodedAs: ['webp'] },
+  '.avif': { kind: 'image', contentType: 'image/avif', web: true, decodedAs: ['heif'] }, // sharp's name for AVIF
+  '.gif': { kind: 'image', contentType: 'image/gif', web: false, decodedAs: ['gif'] },
+  '.tif': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
+  '.tiff': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
+  '.mp4': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
+  '.m4v': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
+  '.mov': { kind: 'video', contentType: 'video/quicktime', web: false, decodedAs: QUICKTIME },
+  '.webm': { kind: 'video', contentType: 'video/webm', web: false, decodedAs: MATROSKA },
 });
 
 const typeOf = (fileName: string): MediaType | undefined => {
@@ -57,6 +63,10 @@ export const MEDIA_EXTENSIONS: Readonly<Record<MediaKind, readonly string[]>> = 
   video: extensionsWhere((t) => t.kind === 'video'),
 });
 export const WEB_IMAGE_EXTENSIONS = extensionsWhere((t) => t.web);
+
+/** What an upload of a kind may decode as (sharp reads AVIF as 'heif'): a file must be one of its kind's, whatever its name says. */
+export const decodedFormatsOf = (kind: MediaKind): ReadonlySet<string> =>
+  new Set(Object.values(MEDIA_TYPES).flatMap((t) => (t.kind === kind ? t.decodedAs : [])));
 
 /** '.jpg, .jpeg, .png', for messages and `accept` attributes. */
 export const listExtensions = (extensions: readonly string[]): string => extensions.join(', ');
