@@ -30,8 +30,13 @@ export interface MediaView {
   readonly durationText: string | null;
 }
 
+/**
+ * A video's length as its tile badge shows it: '0:07', '1:05', '1:02:03', never '0:00' (a
+ * clip under half a second reads 0:01). The lightbox's details panel says the same through
+ * `duration` in views/assets/exif-format.js, which must keep this rule (a test holds both to it).
+ */
 export function formatDuration(seconds: number | null | undefined): string | null {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return null;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return null;
   const s = Math.max(1, Math.round(seconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
