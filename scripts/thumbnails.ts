@@ -12,10 +12,10 @@
  * done (the albums directory is unreadable, or every file failed); 2 for a bad argument
  * (an invalid path, or one with no album at or below it).
  */
-import path from 'node:path';
 import { createMediaLocator } from '../server/core/access/media-location.js';
 import { AlbumIndex } from '../server/core/albums/album-index.js';
 import { loadConfig } from '../server/core/config.js';
+import { thumbnailRoot } from '../server/core/media-catalogue.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
 import { parseRelativePath } from '../server/core/paths.js';
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   // The gallery's symlink rule: a link it would not follow (to an album.json, a FIFO, outside
   // the tree...) is not read here either.
   const locate = createMediaLocator(index, config.albumsDir);
-  console.log(`Thumbnails for ${files.length} media files in ${albums.length} albums → ${path.join(config.cacheDir, 'thumbnails')} (${config.workers} workers)`);
+  console.log(`Thumbnails for ${files.length} media files in ${albums.length} albums → ${thumbnailRoot(config.cacheDir)} (${config.workers} workers)`);
 
   // The feed below never has more than `inFlight` tasks out, so the queue is never full.
   const inFlight = config.workers * 2;

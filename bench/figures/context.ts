@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ThumbnailSize, thumbnailFile } from '../../server/core/media-catalogue.js';
 import type { Corpus } from '../corpus.js';
 import { type ServerProcess, startBareServer } from '../server-process.js';
 
@@ -52,12 +53,12 @@ export const median = (xs: readonly number[]): number => {
 
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-export function thumbnailUrl(base: string, relPath: string, size: string): string {
+export function thumbnailUrl(base: string, relPath: string, size: ThumbnailSize): string {
   return `${base}/api/thumbnail?path=${encodeURIComponent(relPath)}&size=${size}`;
 }
 
-export function cacheFileOf(cacheDir: string, relPath: string, size: string): string {
-  const file = `${path.join(cacheDir, 'thumbnails', size, ...relPath.split('/'))}.jpg`;
+export function cacheFileOf(cacheDir: string, relPath: string, size: ThumbnailSize): string {
+  const file = thumbnailFile(cacheDir, size, relPath);
   if (!fs.existsSync(file)) throw new Error(`no cached thumbnail at ${file}`);
   return file;
 }

@@ -1,11 +1,8 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, thumbnailDir } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
-
-/** Thumbnail presets (docs/api.md#get-apithumbnailpathsize); the cache layout is CACHE_DIR/thumbnails/{size}/{album path}/{file}.jpg. */
-export const THUMBNAIL_SIZES = ['small', 'medium', 'large'] as const;
-export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
 
 export interface Usage {
   readonly files: number;
@@ -15,11 +12,6 @@ export interface Usage {
 export interface CacheStats extends Usage {
   readonly sizes: Readonly<Record<ThumbnailSize, Usage>>;
 }
-
-const thumbnailsDir = (cacheDir: string, size: ThumbnailSize) => path.join(cacheDir, 'thumbnails', size);
-
-/** Directory of one album's thumbnails of one size. `albumPath` must be validated (no '..'). */
-const albumDir = (cacheDir: string, size: ThumbnailSize, albumPath: string) => path.join(thumbnailsDir(cacheDir, size), ...albumPath.split('/'));
 
 async function readDir(dir: string): Promise<Dirent[]> {
   try {
@@ -58,8 +50,8 @@ async function usageOf(dir: string, recursive: boolean): Promise<Usage> {
 }
 
 async function statsOver(dirOf: (size: ThumbnailSize) => string, recursive: boolean): Promise<CacheStats> {
-  const usages = await Promise.all(THUMBNAIL_SIZES.map((s) => usageOf(dirOf(s), recursive)));
-  const sizes = Object.fromEntries(THUMBNAIL_SIZES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
+  const usages = await Promise.all(THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive)));
+  const sizes = Object.fromEntries(THUMBNAIL_SIZE_NAMES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
   return {
     files: usages.reduce((n, u) => n + u.files, 0),
     bytes: usages.reduce((n, u) => n + u.bytes, 0),
@@ -69,18 +61,18 @@ async function statsOver(dirOf: (size: ThumbnailSize) => string, recursive: bool
 
 /** The whole thumbnail cache. */
 export function cacheStats(cacheDir: string): Promise<CacheStats> {
-  return statsOver((s) => thumbnailsDir(cacheDir, s), true);
+  return statsOver((s) => thumbnailDir(cacheDir, s), true);
 }
 
 /** One album's own thumbnails (not those of its child albums, which sit in sub-directories). */
 export function albumCacheStats(cacheDir: string, albumPath: string): Promise<CacheStats> {
-  return statsOver((s) => albumDir(cacheDir, s, albumPath), false);
+  return statsOver((s) => thumbnailDir(cacheDir, s, albumPath), false);
 }
 
 /** Removes every thumbnail; returns what was there. The public server regenerates on demand. */
 export async function clearCache(cacheDir: string): Promise<CacheStats> {
   const before = await cacheStats(cacheDir);
-  await Promise.all(THUMBNAIL_SIZES.map((s) => fs.rm(thumbnailsDir(cacheDir, s), { recursive: true, force: true })));
+  await Promise.all(THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s), { recursive: true, force: true })));
   return before;
 }
 
@@ -93,16 +85,16 @@ export async function removeAlbumTreeCache(cacheDir: string, albumPath: string):
   // The root would take the whole cache with it; no album lives there.
   if (albumPath === '') throw new RangeError('albumPath must name an album, not the root');
   await Promise.all([
-    ...THUMBNAIL_SIZES.map((s) => fs.rm(albumDir(cacheDir, s, albumPath), { recursive: true, force: true })),
-    fs.rm(path.join(cacheDir, 'dimensions', ...albumPath.split('/')), { recursive: true, force: true }),
+    ...THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s, albumPath), { recursive: true, force: true })),
+    fs.rm(dimensionsDir(cacheDir, albumPath), { recursive: true, force: true }),
   ]);
 }
 
 /** Removes one album's own thumbnails; returns what was there. */
 export async function clearAlbumCache(cacheDir: string, albumPath: string): Promise<CacheStats> {
   const before = await albumCacheStats(cacheDir, albumPath);
-  for (const size of THUMBNAIL_SIZES) {
-    const dir = albumDir(cacheDir, size, albumPath);
+  for (const size of THUMBNAIL_SIZE_NAMES) {
+    const dir = thumbnailDir(cacheDir, size, albumPath);
     const files = (await readDir(dir)).filter((e) => e.isFile());
     await Promise.all(files.map((e) => fs.rm(path.join(dir, e.name), { force: true })));
   }

@@ -3,21 +3,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/fs-atomic.js';
 import { HttpError, badRequest } from '../core/errors.js';
+import { HOME_FILE, type HomeCard, type HomeFile, type HomeIntro, HomeFileError, emptyHomeFile, isSafeLink, parseHomeFile } from '../core/home-content.js';
 import { isMissing } from '../core/paths.js';
-import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
-import { WEB_IMAGE } from './web-images.js';
-import { type HomeCard, type HomeIntro, type HomeContent as PublicHomeContent, isSafeLink } from '../core/home-content.js';
-
-/** The home page content file of the home page (docs/api.md#pages), under CONTENT_DIR. */
-export const HOME_FILE = 'home.json';
+import { isWebImage } from '../core/media-catalogue.js';
 
 export type { HomeCard, HomeIntro } from '../core/home-content.js';
-
-/** home.json; keys the admin does not know (added by hand or by a later version) are kept as they are. */
-export interface HomeContent extends PublicHomeContent {
-  readonly [other: string]: unknown;
-}
 
 const LIMITS: Readonly<Record<string, number>> = { title: 200, body: 20_000, description: 2_000, image: 2_000, link: 2_000 };
 
@@ -42,7 +33,7 @@ function checkTextFields(input: Record<string, unknown>, allowed: readonly strin
 /** One file of CONTENT_DIR/assets/cards, by name: no folder, nothing hidden, a web image type. */
 function isAssetFileName(value: string): boolean {
   if (value === '') return true;
-  return !/[/\\\u0000-\u001f\u007f]/.test(value) && !value.startsWith('.') && WEB_IMAGE.test(value);
+  return !/[/\\\u0000-\u001f\u007f]/.test(value) && !value.startsWith('.') && isWebImage(value);
 }
 
 export function checkIntroPatch(input: Record<string, unknown>): Partial<HomeIntro> {
@@ -87,19 +78,23 @@ export class HomeContentFile {
     this.#queue = queue;
   }
 
-  async read(): Promise<HomeContent> {
+  async read(): Promise<HomeFile> {
     let text: string;
     try {
       text = await fs.readFile(this.#file, 'utf8');
     } catch (err) {
-      if (isMissing(err)) return { intro: { title: '', body: '' }, cards: [] };
+      if (isMissing(err)) return emptyHomeFile();
       throw err;
     }
-    return parseHomeContent(text);
+    try {
+      return parseHomeFile(text);
+    } catch (err) {
+      throw err instanceof HomeFileError ? new HttpError(500, err.message) : err;
+    }
   }
 
   /** Read-modify-write inside the queue, written atomically. */
-  async change(edit: (current: HomeContent) => HomeContent): Promise<HomeContent> {
+  async change(edit: (current: HomeFile) => HomeFile): Promise<HomeFile> {
     return this.#queue.run(this.#file, async () => {
       const next = edit(await this.read());
       await fs.mkdir(path.dirname(this.#file), { recursive: true });
@@ -107,27 +102,4 @@ export class HomeContentFile {
       return next;
     });
   }
-}
-
-/** Parses home.json leniently (missing parts get defaults) but refuses a file that is not an object. */
-function parseHomeContent(text: string): HomeContent {
-  const raw = parseJsonObject(text);
-  if (!raw) {
-    throw new HttpError(500, `${HOME_FILE} in CONTENT_DIR is not a JSON object; fix it by hand first`);
-  }
-  const record = raw;
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const intro = (typeof record.intro === 'object' && record.intro !== null ? record.intro : {}) as Record<string, unknown>;
-  const cards = (Array.isArray(record.cards) ? record.cards : [])
-    .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
-    .map((c, i) => ({
-      // A card written by hand without an id gets a stable one (its place), so it can be
-      // edited and deleted here; the first write stores it.
-      id: typeof c.id === 'string' && c.id !== '' ? c.id : `card-${i + 1}`,
-      title: str(c.title),
-      description: str(c.description),
-      image: str(c.image),
-      link: str(c.link),
-    }));
-  return { ...record, intro: { ...intro, title: str(intro.title), body: str(intro.body) }, cards };
 }

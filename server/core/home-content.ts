@@ -23,9 +23,29 @@ export interface HomeContent {
   readonly cards: readonly HomeCard[];
 }
 
-const EMPTY: HomeContent = { intro: { title: 'Welcome', body: '' }, cards: [] };
+/** home.json as a file: its content plus keys this version does not know, which the admin writes back as they are. */
+export interface HomeFile extends HomeContent {
+  readonly [other: string]: unknown;
+}
+
+export const HOME_FILE = 'home.json';
+
+/** What a missing home.json holds. */
+export const emptyHomeFile = (): HomeFile => ({ intro: { title: '', body: '' }, cards: [] });
+
+/** The home page's title when home.json gives none. */
+const DEFAULT_TITLE = 'Welcome';
+
+/** home.json is there but is not a JSON object: nothing can be read from it, nor safely written over it. */
+export class HomeFileError extends Error {
+  constructor() {
+    super(`${HOME_FILE} in CONTENT_DIR is not a JSON object; fix it by hand first`);
+    this.name = 'HomeFileError';
+  }
+}
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A card link ends up in an `href`: only a path on this site (one leading '/') or an http(s)
@@ -44,18 +64,46 @@ export function isSafeLink(value: string): boolean {
   }
 }
 
-/** Reads `home.json` leniently: a missing or broken file gives an empty home page, logged; an unsafe link is dropped. */
-export function parseHomeContent(text: string): HomeContent {
-  const raw = JSON.parse(text) as { intro?: Record<string, unknown>; cards?: unknown };
-  const intro = raw.intro ?? {};
-  const cards = Array.isArray(raw.cards) ? raw.cards : [];
+/**
+ * The one reading of home.json, for both servers: lenient (a missing or mistyped part gets
+ * its default: empty texts, no cards) but a file that is not a JSON object throws
+ * HomeFileError. Values are kept as written (the public page filters them, see
+ * homePageContent) and so are unknown keys. A card written by hand without an id gets a
+ * stable one, its place, so the admin can edit and delete it; the admin's first write stores it.
+ */
+export function parseHomeFile(text: string): HomeFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new HomeFileError();
+  }
+  if (!isRecord(raw)) throw new HomeFileError();
+  const intro = isRecord(raw.intro) ? raw.intro : {};
+  const cards = (Array.isArray(raw.cards) ? raw.cards : [])
+    .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
+    .map((c, i) => ({
+      id: str(c.id) || `card-${i + 1}`,
+      title: str(c.title),
+      description: str(c.description),
+      image: str(c.image),
+      link: str(c.link),
+    }));
+  return { ...raw, intro: { ...intro, title: str(intro.title), body: str(intro.body) }, cards };
+}
+
+/** What the public home page shows of home.json: a title always, unsafe links dropped (the admin refuses them, a hand edit may not). */
+export function homePageContent(file: HomeContent): HomeContent {
   return {
-    intro: { title: str(intro.title) || EMPTY.intro.title, body: str(intro.body) },
-    cards: cards
-      .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)
-      .map((c, i) => ({ id: str(c.id) || String(i), title: str(c.title), description: str(c.description), image: str(c.image), link: isSafeLink(str(c.link)) ? str(c.link) : '' })),
+    intro: { title: file.intro.title || DEFAULT_TITLE, body: file.intro.body },
+    cards: file.cards.map(({ id, title, description, image, link }) => ({ id, title, description, image, link: isSafeLink(link) ? link : '' })),
   };
 }
+
+/** home.json as the public page reads it (parseHomeFile, then homePageContent). */
+export const parseHomeContent = (text: string): HomeContent => homePageContent(parseHomeFile(text));
+
+const EMPTY = homePageContent(emptyHomeFile());
 
 /**
  * `CONTENT_DIR/home.json` held in memory and reloaded when it changes on disk (the admin
@@ -84,7 +132,7 @@ export class HomeContentStore extends EventEmitter {
   }
 
   async load(): Promise<void> {
-    const file = path.join(this.#dir, 'home.json');
+    const file = path.join(this.#dir, HOME_FILE);
     try {
       this.#content = parseHomeContent(await fs.promises.readFile(file, 'utf8'));
     } catch (err) {

@@ -1,37 +1,115 @@
 import path from 'node:path';
 
-/** The only files the gallery ever serves (docs/api.md#the-album-tree). Keys are lower-case extensions. */
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.gif': 'image/gif',
-  '.tif': 'image/tiff',
-  '.tiff': 'image/tiff',
-};
-
-const VIDEO_TYPES: Readonly<Record<string, string>> = {
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.webm': 'video/webm',
-};
+/**
+ * The media catalogue: every fact about which files the gallery serves, the thumbnails it
+ * makes of them and where it caches what it learns. Everything else (the scanner, uploads,
+ * the thumbnail route and cache, the admin cache statistics, the page srcset, the lightbox,
+ * the benchmarks) derives from here, so adding a file extension or a thumbnail size is a
+ * change to this file only.
+ */
 
 export type MediaKind = 'image' | 'video';
 
-export function mediaKind(fileName: string): MediaKind | undefined {
-  const ext = path.extname(fileName).toLowerCase();
-  if (ext in IMAGE_TYPES) return 'image';
-  if (ext in VIDEO_TYPES) return 'video';
-  return undefined;
+interface MediaType {
+  readonly kind: MediaKind;
+  readonly contentType: string;
+  /** A browser shows it as it is (site assets are served without thumbnails, so only these). */
+  readonly web: boolean;
+  /** What an upload's decoder must read it as: sharp's format names, ffprobe's container names. */
+  readonly decodedAs: readonly string[];
 }
 
-export function contentTypeOf(fileName: string): string | undefined {
+/** ffprobe names the whole QuickTime family (mp4, m4v, mov) by one list, Matroska/WebM by another. */
+const QUICKTIME = ['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2'];
+const MATROSKA = ['matroska', 'webm'];
+
+/** The only files the gallery ever serves (docs/api.md#the-album-tree). Keys are lower-case extensions, in the order they are listed to people. */
+const MEDIA_TYPES: Readonly<Record<string, MediaType>> = Object.freeze({
+  '.jpg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
+  '.jpeg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
+  '.png': { kind: 'image', contentType: 'image/png', web: true, decodedAs: ['png'] },
+  '.webp': { kind: 'image', contentType: 'image/webp', web: true, decodedAs: ['webp'] },
+  '.avif': { kind: 'image', contentType: 'image/avif', web: true, decodedAs: ['heif'] }, // sharp's name for AVIF
+  '.gif': { kind: 'image', contentType: 'image/gif', web: false, decodedAs: ['gif'] },
+  '.tif': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
+  '.tiff': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
+  '.mp4': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
+  '.m4v': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
+  '.mov': { kind: 'video', contentType: 'video/quicktime', web: false, decodedAs: QUICKTIME },
+  '.webm': { kind: 'video', contentType: 'video/webm', web: false, decodedAs: MATROSKA },
+});
+
+const typeOf = (fileName: string): MediaType | undefined => {
   const ext = path.extname(fileName).toLowerCase();
-  return IMAGE_TYPES[ext] ?? VIDEO_TYPES[ext];
+  return Object.hasOwn(MEDIA_TYPES, ext) ? MEDIA_TYPES[ext] : undefined;
+};
+
+export const mediaKind = (fileName: string): MediaKind | undefined => typeOf(fileName)?.kind;
+
+export const contentTypeOf = (fileName: string): string | undefined => typeOf(fileName)?.contentType;
+
+export const isImage = (fileName: string): boolean => mediaKind(fileName) === 'image';
+export const isVideo = (fileName: string): boolean => mediaKind(fileName) === 'video';
+
+/** An image a browser shows as it is: what site assets (hero, cards, landing) may be. */
+export const isWebImage = (fileName: string): boolean => typeOf(fileName)?.web === true;
+
+const extensionsWhere = (test: (t: MediaType) => boolean): readonly string[] =>
+  Object.freeze(Object.keys(MEDIA_TYPES).filter((ext) => test(MEDIA_TYPES[ext]!)));
+
+/** Extensions by kind, and the web images, in catalogue order: ['.jpg', '.jpeg', …]. */
+export const MEDIA_EXTENSIONS: Readonly<Record<MediaKind, readonly string[]>> = Object.freeze({
+  image: extensionsWhere((t) => t.kind === 'image'),
+  video: extensionsWhere((t) => t.kind === 'video'),
+});
+export const WEB_IMAGE_EXTENSIONS = extensionsWhere((t) => t.web);
+
+/** What an upload of a kind may decode as (sharp reads AVIF as 'heif'): a file must be one of its kind's, whatever its name says. */
+export const decodedFormatsOf = (kind: MediaKind): ReadonlySet<string> =>
+  new Set(Object.values(MEDIA_TYPES).flatMap((t) => (t.kind === kind ? t.decodedAs : [])));
+
+/** '.jpg, .jpeg, .png', for messages and `accept` attributes. */
+export const listExtensions = (extensions: readonly string[]): string => extensions.join(', ');
+
+/**
+ * Thumbnail presets (docs/api.md#get-apithumbnailpathsize): name and maximum width in
+ * pixels, smallest first (the srcset and every listing keep this order).
+ */
+export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });
+export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
+export const THUMBNAIL_SIZE_NAMES = Object.freeze(Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[]);
+/** The size a tile or card falls back on (`src`) where the browser does not pick from the srcset. */
+export const TILE_THUMBNAIL: ThumbnailSize = 'small';
+/** The size the lightbox and a video poster show; a photo wider than it has its original offered. */
+export const LIGHTBOX_THUMBNAIL: ThumbnailSize = 'large';
+
+export function isThumbnailSize(value: unknown): value is ThumbnailSize {
+  return typeof value === 'string' && Object.hasOwn(THUMBNAIL_SIZES, value);
 }
 
-export const isImage = (fileName: string) => mediaKind(fileName) === 'image';
-export const isVideo = (fileName: string) => mediaKind(fileName) === 'video';
+/*
+ * The cache layout under CACHE_DIR (docs/api.md#get-apithumbnailpathsize): one tree per thumbnail size,
+ * thumbnails/{size}/{album path}/{file}.jpg, and one of page sizes per album,
+ * dimensions/{album path}/.dimensions.json. Paths given here must be validated relative
+ * paths (no '..'): these only join them.
+ */
+
+const segments = (relPath: string): string[] => (relPath === '' ? [] : relPath.split('/'));
+
+/** CACHE_DIR/thumbnails/{size}, or its sub-directory for an album. */
+export const thumbnailDir = (cacheDir: string, size: ThumbnailSize, albumPath = ''): string =>
+  path.join(cacheDir, 'thumbnails', size, ...segments(albumPath));
+
+/** CACHE_DIR/thumbnails: every size under one root. */
+export const thumbnailRoot = (cacheDir: string): string => path.join(cacheDir, 'thumbnails');
+
+/** CACHE_DIR/thumbnails/{size}/{media path}.jpg (the original's extension stays in the name). */
+export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string): string =>
+  `${thumbnailDir(cacheDir, size, mediaPath)}.jpg`;
+
+/** CACHE_DIR/dimensions, or its sub-directory for an album. */
+export const dimensionsDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'dimensions', ...segments(albumPath));
+
+/** The file of one album's page sizes. Dot-named: no album directory can be called that (docs/api.md#the-album-tree), so it never collides. */
+export const DIMENSIONS_FILE = '.dimensions.json';
+export const dimensionsFile = (cacheDir: string, albumPath: string): string => path.join(dimensionsDir(cacheDir, albumPath), DIMENSIONS_FILE);

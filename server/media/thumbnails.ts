@@ -1,19 +1,12 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { notFound } from '../core/errors.js';
+import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize, thumbnailDir, thumbnailFile } from '../core/media-catalogue.js';
 import { isInside, isMissing } from '../core/paths.js';
 import type { ResolvedMedia } from '../public/resolvers.js';
 import type { MediaPool } from './pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
 
-/** Presets (docs/api.md#get-apithumbnailpathsize): maximum width in pixels. */
-export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });
-export type ThumbnailSize = keyof typeof THUMBNAIL_SIZES;
-export const THUMBNAIL_SIZE_NAMES = Object.freeze(Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[]);
 
-export function isThumbnailSize(value: unknown): value is ThumbnailSize {
-  return typeof value === 'string' && Object.hasOwn(THUMBNAIL_SIZES, value);
-}
 
 /** What the cache needs to know about an original (a ResolvedMedia fits). */
 export type ThumbnailSource = Pick<ResolvedMedia, 'relPath' | 'absPath' | 'kind'>;
@@ -61,14 +54,13 @@ export interface ThumbnailCacheOptions {
  * thumbnails were being made still reads as stale.
  */
 export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions): ThumbnailCache {
-  const root = path.join(cacheDir, 'thumbnails');
   // One generation per version of an original at a time: concurrent requests for any of its sizes share it.
   const inFlight = new Map<string, Promise<void>>();
 
   function pathOf(relPath: string, size: ThumbnailSize): string {
-    const file = `${path.join(root, size, ...relPath.split('/'))}.jpg`;
+    const file = thumbnailFile(cacheDir, size, relPath);
     // relPath comes validated from the resolver; this only guards against misuse.
-    if (!isInside(path.join(root, size), file)) throw new TypeError(`relPath escapes the cache: ${relPath}`);
+    if (!isInside(thumbnailDir(cacheDir, size), file)) throw new TypeError(`relPath escapes the cache: ${relPath}`);
     return file;
   }
 

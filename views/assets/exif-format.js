@@ -42,9 +42,13 @@ export function pixelSize(width, height) {
   return `${width} × ${height}${mp >= 1 ? ` (${trim(mp)} MP)` : ''}`;
 }
 
+/**
+ * The length of a video exactly as its tile badge shows it (formatDuration in
+ * server/public/pages/media-items.ts): never '0:00', a clip under half a second reads 0:01.
+ */
 export function duration(seconds) {
-  if (!(seconds >= 0)) return null;
-  const s = Math.round(seconds);
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return null;
+  const s = Math.max(1, Math.round(seconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, '0');

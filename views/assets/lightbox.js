@@ -12,7 +12,6 @@ const icon = (path) => `<svg aria-hidden="true" class="pswp__icn" viewBox="0 0 2
 
 /** Size used until a photo's real one is known: PhotoSwipe needs one to lay the slide out. */
 const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
-const LARGE_WIDTH = 1920;
 
 /**
  * @param {object} deps
@@ -27,6 +26,8 @@ export async function createLightbox({ list, items, assets }) {
     import(assets.exifFormat),
   ]);
   const cropped = list.dataset.style === 'grid';
+  /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
+  const largeWidth = Number(list.dataset.lightboxWidth);
   /** Indices shown from the original file instead of the large thumbnail. */
   const fullResolution = new Set();
 
@@ -132,11 +133,11 @@ export async function createLightbox({ list, items, assets }) {
     }
     updateButtons();
   }
-  const needsOriginal = (item) => item?.kind === 'image' && (item.width === null || item.width > LARGE_WIDTH);
+  const needsOriginal = (item) => item?.kind === 'image' && (item.width === null || item.width > largeWidth);
   lightbox.on('zoomPanUpdate', ({ slide }) => {
     const item = items.get(slide.index);
     if (!slide.isActive || !needsOriginal(item) || slide.currZoomLevel <= slide.zoomLevels.initial * 1.01) return;
-    if (slide.currZoomLevel * slide.width * (window.devicePixelRatio || 1) > LARGE_WIDTH * 1.1) showOriginal(slide.index);
+    if (slide.currZoomLevel * slide.width * (window.devicePixelRatio || 1) > largeWidth * 1.1) showOriginal(slide.index);
   });
 
   // --- Buttons in the top bar, and a caption.

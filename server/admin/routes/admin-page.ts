@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { Router } from 'express';
+import { MEDIA_EXTENSIONS, WEB_IMAGE_EXTENSIONS } from '../../core/media-catalogue.js';
 import type { AdminContext } from '../admin-context.js';
 
 /** GET / (the admin UI, a page that drives the JSON API) and its script and stylesheet. */
@@ -18,6 +19,8 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
       publicBaseUrl: `http://localhost:${ctx.config.port}`,
       albumsDir: ctx.config.albumsDir,
       contentDir: ctx.config.contentDir,
+      // The page's file pickers and upload routing take the server's list (views/assets/admin/media-types.js).
+      mediaExtensions: { ...MEDIA_EXTENSIONS, web: WEB_IMAGE_EXTENSIONS },
     });
   });
 

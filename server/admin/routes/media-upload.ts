@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { HttpError, badRequest } from '../../core/errors.js';
-import { type MediaKind, mediaKind } from '../../core/media-catalogue.js';
+import { MEDIA_EXTENSIONS, listExtensions, mediaKind } from '../../core/media-catalogue.js';
 import type { AdminContext } from '../admin-context.js';
 import { albumPathParam } from '../album-paths.js';
 import { listMediaFiles, mediaUrl } from '../media-listing.js';
@@ -10,11 +10,6 @@ import { type UploadResult, storeUploads } from '../uploads/store-uploads.js';
 
 /** Where uploads are streamed before they are verified: on the albums' filesystem, hidden from the gallery. */
 export const UPLOADS_DIR = '.uploads';
-
-const EXTENSIONS: Readonly<Record<MediaKind, string>> = {
-  image: '.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff',
-  video: '.mp4, .m4v, .mov, .webm',
-};
 
 /**
  * The per-file results of an upload: 201 when at least one file was stored, else 400 with
@@ -49,7 +44,7 @@ export function mediaUploadRoutes(ctx: AdminContext): Router {
         maxFileBytes: ctx.uploads.maxFileBytes,
         maxFiles: ctx.uploads.maxFiles,
         accepts: (name) => mediaKind(name) === kind,
-        refusal: `Only ${kind === 'image' ? 'photos' : 'videos'} are accepted here (${EXTENSIONS[kind]})`,
+        refusal: `Only ${kind === 'image' ? 'photos' : 'videos'} are accepted here (${listExtensions(MEDIA_EXTENSIONS[kind])})`,
       });
       const results = await storeUploads(received, { destDir: dir, kind, queue: ctx.queue });
       if (results.some((r) => r.ok)) await ctx.refreshIndex();

@@ -4,7 +4,7 @@ import { Router } from 'express';
 import sharp from 'sharp';
 import { tempNameFor } from '../../core/fs-atomic.js';
 import { badRequest, missingParameter } from '../../core/errors.js';
-import { isImage } from '../../core/media-catalogue.js';
+import { MEDIA_EXTENSIONS, WEB_IMAGE_EXTENSIONS, isImage, isWebImage, listExtensions } from '../../core/media-catalogue.js';
 import { resolveExistingInside } from '../existing-file.js';
 import type { AdminContext } from '../admin-context.js';
 import { TRASH_DIR } from '../album-files.js';
@@ -13,7 +13,6 @@ import { queryParam } from '../request-body.js';
 import { receiveFiles } from '../uploads/receive-files.js';
 import { storeUploads } from '../uploads/store-uploads.js';
 import { RejectedUpload, verifyImage } from '../uploads/verify-media.js';
-import { WEB_IMAGE, WEB_IMAGE_TYPES } from '../web-images.js';
 import { UPLOADS_DIR, answerUploads } from './media-upload.js';
 
 /** The asset folders of CONTENT_DIR/assets (README "Configuration": CONTENT_DIR). */
@@ -26,8 +25,6 @@ const LANDING_MAX_EDGE = 3840;
 
 export const assetsDir = (contentDir: string, kind: AssetKind) => path.join(contentDir, 'assets', kind);
 export const assetUrl = (kind: AssetKind, name: string) => `/content-assets/${kind}/${encodeURIComponent(name)}`;
-
-const isWebImage = (name: string) => WEB_IMAGE.test(name);
 
 /** A `?name=` that names one image of an asset folder, nothing else. */
 function assetName(raw: string | undefined): string {
@@ -58,7 +55,8 @@ export function siteAssetsRoutes(ctx: AdminContext): Router {
         maxFileBytes: ctx.uploads.maxFileBytes,
         maxFiles: ctx.uploads.maxFiles,
         accepts: isWebImage,
-        refusal: `Only web images are accepted here (${WEB_IMAGE_TYPES})`,
+        // Served as they are, without thumbnails, and the public home page picks only these.
+        refusal: `Only web images are accepted here (${listExtensions(WEB_IMAGE_EXTENSIONS)})`,
       });
       await fs.mkdir(dir, { recursive: true });
       answerUploads(res, await storeUploads(received, { destDir: dir, kind: 'image', queue: ctx.queue }));
@@ -91,7 +89,7 @@ export function siteAssetsRoutes(ctx: AdminContext): Router {
       maxFiles: 1,
       // Any image the gallery reads: it is converted to JPEG anyway.
       accepts: isImage,
-      refusal: 'Only images are accepted here (.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff)',
+      refusal: `Only images are accepted here (${listExtensions(MEDIA_EXTENSIONS.image)})`,
     });
     const [skipped] = received.skipped;
     const [upload] = received.files;

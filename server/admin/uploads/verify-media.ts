@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { ffprobe, type ProbeData } from '../../media/ffprobe.js';
-import type { MediaKind } from '../../core/media-catalogue.js';
+import { type MediaKind, decodedFormatsOf } from '../../core/media-catalogue.js';
 
 /** An upload that is not what its name claims; the message is shown to the user. */
 export class RejectedUpload extends Error {
@@ -10,10 +10,10 @@ export class RejectedUpload extends Error {
   }
 }
 
-/** sharp's names of the formats the gallery serves (AVIF is read as 'heif'). */
-const IMAGE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
-/** ffprobe's container names of the gallery's video types (mp4/m4v/mov, webm). */
-const VIDEO_CONTAINERS = new Set(['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm']);
+/** sharp's names of the formats the gallery serves. */
+const IMAGE_FORMATS = decodedFormatsOf('image');
+/** ffprobe's container names of the gallery's video types. */
+const VIDEO_CONTAINERS = decodedFormatsOf('video');
 
 /**
  * Each check runs in this process on a file nobody has vetted yet: a decode or a probe that

@@ -6,6 +6,7 @@ import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { notFound } from '../../core/errors.js';
+import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.js';
 import { decodeUrlPath, hasHiddenSegment } from '../../core/paths.js';
 import { cardFor, listedChildren } from './cards.js';
 import type { DimensionsProvider } from './dimensions.js';
@@ -120,6 +121,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       media: media.map((m) => ({ ...m, sizes: sizesOf(album.meta.style, m) })),
       downloadUrl: downloadUrl(album.path),
       mediaApiUrl: albumMediaApiUrl(album.path),
+      // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
+      lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
       pagination: {
         page,
         pages,

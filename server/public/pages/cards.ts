@@ -1,5 +1,6 @@
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
+import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
 
@@ -29,7 +30,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   // a broken image (and a file name) to most visitors: the card goes without.
   if (cover && stat && (stat.realAlbum === cover.node || !isProtected(stat.realAlbum))) {
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    coverView = { src: thumbnailUrl(mediaPath, 'small', stat), srcset: thumbnailSrcset(mediaPath, stat) };
+    coverView = { src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat), srcset: thumbnailSrcset(mediaPath, stat) };
   }
   let subtitle: string;
   if (isAlbum(node) && !node.meta.isCollection) {

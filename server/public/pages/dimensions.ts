@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { HttpError } from '../../core/errors.js';
-import type { MediaKind } from '../../core/media-catalogue.js';
+import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -52,8 +52,6 @@ interface AlbumRecord {
 }
 
 const FILE_VERSION = 1;
-/** Dot-named: no album directory can be called that (docs/api.md#the-album-tree), so it never collides. */
-export const DIMENSIONS_FILE = '.dimensions.json';
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -110,7 +108,7 @@ export class DimensionsCache {
 
   /** The cache file of an album. */
   fileOf(albumPath: string): string {
-    return path.join(this.#opts.cacheDir, 'dimensions', ...albumPath.split('/'), DIMENSIONS_FILE);
+    return dimensionsFile(this.#opts.cacheDir, albumPath);
   }
 
   /** Finds one item's size in the album record or reads it; true when the record changed. */

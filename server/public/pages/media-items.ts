@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
-import type { MediaKind } from '../../core/media-catalogue.js';
+import { LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
@@ -30,8 +30,13 @@ export interface MediaView {
   readonly durationText: string | null;
 }
 
+/**
+ * A video's length as its tile badge shows it: '0:07', '1:05', '1:02:03', never '0:00' (a
+ * clip under half a second reads 0:01). The lightbox's details panel says the same through
+ * `duration` in views/assets/exif-format.js, which must keep this rule (a test holds both to it).
+ */
 export function formatDuration(seconds: number | null | undefined): string | null {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return null;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return null;
   const s = Math.max(1, Math.round(seconds));
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -68,8 +73,8 @@ export async function mediaViews(album: Album, listed: readonly MediaItem[], pag
       path: mediaPath,
       alt: altOf(m),
       original: originalUrl(mediaPath),
-      src: thumbnailUrl(mediaPath, 'small', v),
-      large: thumbnailUrl(mediaPath, 'large', v),
+      src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
+      large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
       srcset: thumbnailSrcset(mediaPath, v),
       width: d?.width ?? null,
       height: d?.height ?? null,

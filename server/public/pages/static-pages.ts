@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import type { HomeContentStore } from '../../core/home-content.js';
+import { isWebImage } from '../../core/media-catalogue.js';
 import { type CardView, cardFor, listedChildren } from './cards.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, encodePath } from './urls.js';
@@ -113,7 +114,7 @@ export class StaticPages {
   /** URL of the first image in `CONTENT_DIR/assets/<kind>`, if any. */
   #firstAsset(kind: 'hero' | 'landing'): string | undefined {
     try {
-      const names = fs.readdirSync(path.join(this.contentDir, 'assets', kind)).filter((n) => !n.startsWith('.') && /\.(jpe?g|png|webp|avif)$/i.test(n));
+      const names = fs.readdirSync(path.join(this.contentDir, 'assets', kind)).filter((n) => !n.startsWith('.') && isWebImage(n));
       names.sort();
       return names[0] ? `/content/${kind}/${encodeURIComponent(names[0])}` : undefined;
     } catch {

@@ -1,12 +1,12 @@
 /** URL builders shared by views and routes: one place encodes album paths. */
 
+import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize } from '../../core/media-catalogue.js';
+
 export const encodePath = (relPath: string): string => relPath.split('/').map(encodeURIComponent).join('/');
 
 export const albumPageUrl = (albumPath: string): string => (albumPath === '' ? '/photos' : `/photos/${encodePath(albumPath)}`);
 
 export const originalUrl = (mediaPath: string): string => `/albums/${encodePath(mediaPath)}`;
-
-export type ThumbSize = 'small' | 'medium' | 'large';
 
 /** What tells one version of a media file from another (a MediaStat fits). */
 export interface MediaVersion {
@@ -23,19 +23,11 @@ export interface MediaVersion {
 export const versionParam = (version: MediaVersion): string =>
   `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
 
-export const thumbnailUrl = (mediaPath: string, size: ThumbSize, version: MediaVersion | undefined): string =>
+export const thumbnailUrl = (mediaPath: string, size: ThumbnailSize, version: MediaVersion | undefined): string =>
   `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
 
-/** `srcset` over the three thumbnail sizes, by their maximum widths. */
+/** `srcset` over every thumbnail size, by their maximum widths. */
 export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined): string =>
-  (
-    [
-      ['small', 400],
-      ['medium', 1200],
-      ['large', 1920],
-    ] as const
-  )
-    .map(([size, w]) => `${thumbnailUrl(mediaPath, size, version)} ${w}w`)
-    .join(', ');
+  THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
 
 export const downloadUrl = (albumPath: string): string => `/api/download-album?path=${encodeURIComponent(albumPath)}`;

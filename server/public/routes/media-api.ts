@@ -4,7 +4,8 @@ import querystring from 'node:querystring';
 import { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
 import { badRequest, missingParameter } from '../../core/errors.js';
 import type { MetadataService } from '../../media/metadata.js';
-import { closeQuietly, isThumbnailSize, THUMBNAIL_SIZE_NAMES, type OpenThumbnail, type ThumbnailCache, type ThumbnailSize } from '../../media/thumbnails.js';
+import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../../core/media-catalogue.js';
+import { closeQuietly, type OpenThumbnail, type ThumbnailCache } from '../../media/thumbnails.js';
 import type { MediaResolver } from '../resolvers.js';
 
 export interface MediaApiOptions {

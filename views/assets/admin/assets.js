@@ -1,6 +1,7 @@
 // The Site images tab: hero and card images (list, upload, delete) and the landing image.
 import { api, uploadFile } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
+import { acceptOf } from './media-types.js';
 
 const FOLDERS = [
   ['hero', 'Hero images', 'Large images of the home page.'],
@@ -39,7 +40,7 @@ async function folderBlock(kind, title, help) {
     }
     replaceChildren(block,
       h('h3', { text: title }), h('p', { class: 'hint', text: help }),
-      uploadButton('Upload:', `/api/assets/${kind}`, { multiple: true, accept: '.jpg,.jpeg,.png,.webp,.avif', onDone: render }),
+      uploadButton('Upload:', `/api/assets/${kind}`, { multiple: true, accept: acceptOf('web'), onDone: render }),
       files.length === 0 ? h('p', { class: 'empty', text: 'No images yet.' }) : h('div', { class: 'asset-grid' }, files.map((f) =>
         h('figure', {},
           h('img', { src: `${f.url}?v=${encodeURIComponent(f.modified)}`, alt: f.name, loading: 'lazy' }),
@@ -73,7 +74,7 @@ async function landingBlock() {
   return h('div', { class: 'card-box asset-block' },
     h('h3', { text: 'Landing image' }),
     h('p', { class: 'hint', text: 'The image of the first page. It is stored as landing.jpg (converted to JPEG, upright, without EXIF or GPS, at most 3840 px).' }),
-    uploadButton('Replace:', '/api/assets/landing', { multiple: false, accept: 'image/*,.avif,.tif,.tiff', onDone: () => renderAssetManager() }),
+    uploadButton('Replace:', '/api/assets/landing', { multiple: false, accept: acceptOf('image'), onDone: () => renderAssetManager() }),
     preview);
 }
 

@@ -2,14 +2,14 @@
 // so each has its own progress and its own verdict from the server.
 import { uploadFile } from './api.js';
 import { encodePath, formatBytes, h } from './dom.js';
+import { acceptOf, extensionList, mediaKindOf } from './media-types.js';
 
-const IMAGE = /\.(jpe?g|png|webp|avif|gif|tiff?)$/i;
-const VIDEO = /\.(mp4|m4v|mov|webm)$/i;
 const PARALLEL = 2;
 
 function endpointFor(albumPath, name) {
-  if (IMAGE.test(name)) return `/api/photos/${encodePath(albumPath)}`;
-  if (VIDEO.test(name)) return `/api/videos/${encodePath(albumPath)}`;
+  const kind = mediaKindOf(name);
+  if (kind === 'image') return `/api/photos/${encodePath(albumPath)}`;
+  if (kind === 'video') return `/api/videos/${encodePath(albumPath)}`;
   return null;
 }
 
@@ -20,13 +20,13 @@ export function albumUploader(albumPath, onUploaded) {
     type: 'file',
     multiple: true,
     id: 'upload-input',
-    accept: 'image/*,video/*,.avif,.tif,.tiff,.mov,.m4v,.webm',
+    accept: acceptOf('image', 'video'),
     on: { change: () => { start([...input.files]); input.value = ''; } },
   });
   const zone = h('div', { class: 'dropzone' },
     h('p', {}, 'Drop photos and videos here, or choose them: '),
     input,
-    h('p', { class: 'hint' }, 'Photos: .jpg .jpeg .png .webp .avif .gif .tif .tiff · Videos: .mp4 .m4v .mov .webm · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.'),
+    h('p', { class: 'hint' }, `Photos: ${extensionList('image')} · Videos: ${extensionList('video')} · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.`),
   );
   for (const type of ['dragenter', 'dragover']) {
     zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); });
