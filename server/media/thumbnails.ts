@@ -4,7 +4,7 @@ import { notFound } from '../core/errors.js';
 import { isInside, isMissing } from '../core/paths.js';
 import type { ResolvedMedia } from '../public/resolvers.js';
 import type { MediaPool } from './pool.js';
-import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../core/media/source-tag.js';
 
 /** Presets (docs/api.md#get-apithumbnailpathsize): maximum width in pixels. */
 export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });

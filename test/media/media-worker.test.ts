@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
-import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/media/source-tag.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
 import {
   CAMERA,
   cornerColours,
