@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { Dimensions, ExifRecord, VideoInfo } from '../../workers/media-worker.js';
+import type { Dimensions, ExifRecord, VideoInfo } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
 import type { MediaKind } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
