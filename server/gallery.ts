@@ -6,7 +6,7 @@ import { createApp } from './public/app.js';
 import type { Config } from './core/config.js';
 import { HomeContentStore } from './core/home-content.js';
 import { createMetadataService } from './media/metadata.js';
-import { createMediaPool, type MediaPool } from './media/pool.js';
+import { createMediaPool, MediaTaskError, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
@@ -67,7 +67,7 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
     dimensions: dimensions.provide,
     requestLog: opts.requestLog,
     // The pool already logged the failure of a media task; the error handler logs the rest.
-    log: (message, err) => (isMediaTaskError(err) ? undefined : logError(message, err)),
+    log: (message, err) => (err instanceof MediaTaskError ? undefined : logError(message, err)),
   });
   return {
     app,
@@ -81,8 +81,4 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
       await pool.close();
     },
   };
-}
-
-function isMediaTaskError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'MediaTaskError';
 }

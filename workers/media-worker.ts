@@ -3,7 +3,8 @@
  * "multiple workers one file" style). Task data and results are plain cloneable objects;
  * a failing task throws a real Error, which piscina hands back to the caller, and the
  * worker stays up for the next task. Each task first tells the pool it has started (its
- * deadline runs from then) and keeps its own timeouts within that deadline.
+ * deadline runs from then) and keeps its own timeouts within that deadline. Task names,
+ * inputs and results are the map in workers/tasks.ts.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -12,11 +13,22 @@ import { parentPort } from 'node:worker_threads';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/core/fs-atomic.js';
-import { withSourceTag } from '../server/media/source-tag.js';
-import { ffprobe, type ProbeStream, streamRotation } from '../server/media/ffprobe.js';
-import { type TaskClock, taskStarted, workerBudgetMs } from '../server/media/task-deadlines.js';
-import type { MediaKind } from '../server/core/media-catalogue.js';
+import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
+import { withSourceTag } from '../server/core/media/source-tag.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
+import {
+  type Dimensions,
+  type DimensionsTask,
+  type ExifRecord,
+  type MediaTaskHandlers,
+  type PathTask,
+  type TaskClock,
+  taskStarted,
+  type ThumbnailResult,
+  type ThumbnailTask,
+  type VideoInfo,
+  workerBudgetMs,
+} from './tasks.js';
 
 // Both settings are process-wide libvips state, so the main thread must not do image work
 // of its own. The operation cache keeps decoded inputs for reuse, but each original is
@@ -25,79 +37,6 @@ import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js'
 // libvips also spread each image over every core would oversubscribe the CPU.
 sharp.cache(false);
 sharp.concurrency(1);
-
-// ---------------------------------------------------------------------------------------
-// Shared task and result types (the pool imports them as types only).
-
-export type { MediaKind };
-
-export interface ThumbnailOutput {
-  /** Preset name, echoed back in the result ('small'). */
-  size: string;
-  /** Maximum width in pixels; smaller originals are never enlarged. */
-  width: number;
-  /** Absolute path of the JPEG to write (atomically). */
-  dest: string;
-}
-
-export interface ThumbnailTask {
-  src: string;
-  kind: MediaKind;
-  outputs: ThumbnailOutput[];
-  /**
-   * Identity of the original as the cache saw it before asking (server/media/source-tag.ts),
-   * written into every output: an original replaced during generation still reads as stale.
-   */
-  tag?: string;
-}
-
-export interface ThumbnailResult {
-  size: string;
-  width: number;
-  height: number;
-}
-
-export interface PathTask {
-  src: string;
-}
-
-export interface DimensionsTask {
-  src: string;
-  kind: MediaKind;
-}
-
-/** The SPEC's "Photo metadata (EXIF) record"; a field the file lacks is null. */
-export interface ExifRecord {
-  Make: string | null;
-  Model: string | null;
-  LensModel: string | null;
-  FocalLength: number | null;
-  FNumber: number | null;
-  /** Seconds (1/250 s is 0.004). */
-  ExposureTime: number | null;
-  ISO: number | null;
-  /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock. */
-  DateTimeOriginal: string | null;
-  /** Stored pixel size, before any EXIF orientation. */
-  ImageWidth: number | null;
-  ImageHeight: number | null;
-}
-
-export interface VideoInfo {
-  /** Seconds. */
-  duration: number;
-  /** As displayed: swapped for a ±90° rotation. */
-  width: number;
-  height: number;
-  /** ffprobe's codec_name ('h264'). */
-  codec: string;
-  fps: number;
-}
-
-export interface Dimensions {
-  width: number;
-  height: number;
-}
 
 // ---------------------------------------------------------------------------------------
 // Tasks
@@ -185,6 +124,11 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dime
   const meta = await sharp(await regularFile(task.src), SHARP_INPUT).metadata();
   return { width: meta.autoOrient.width, height: meta.autoOrient.height };
 }
+
+// The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
+// taking or returning another shape than the map says, does not compile.
+const handlers = { thumbnail, exif, videoInfo, dimensions } satisfies MediaTaskHandlers;
+void handlers;
 
 // ---------------------------------------------------------------------------------------
 // Helpers

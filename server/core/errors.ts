@@ -20,5 +20,3 @@ export const missingParameter = (name: string) => new HttpError(400, `Missing re
 export const unauthorized = (message = 'Access denied') => new HttpError(401, message);
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
-export const serviceBusy = (retryAfterSeconds = 2) =>
-  new HttpError(503, 'Server busy, try again shortly', { headers: { 'Retry-After': String(retryAfterSeconds) } });

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { HttpError, notFound } from '../core/errors.js';
+import { toHttpError } from './domain-errors.js';
 
 /**
  * A Node system error (fs, net): its message names the path or address it failed on
@@ -72,15 +73,17 @@ export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound('
 /** The one place errors become responses: JSON for /api, the error page otherwise. */
 export function errorHandler(opts: { log?: (msg: string, err: unknown) => void } = {}): ErrorRequestHandler {
   const log = opts.log ?? ((msg, err) => console.error(msg, err));
-  return (err, req, res, next) => {
+  return (thrown, req, res, next) => {
     if (res.headersSent) {
       // Too late to answer: drop the connection so the client sees a failure, not a truncated success.
-      log(`error after headers were sent on ${req.method} ${req.path}`, err);
+      log(`error after headers were sent on ${req.method} ${req.path}`, thrown);
       res.destroy();
       return;
     }
+    const err = toHttpError(thrown);
     const status = statusOf(err);
-    if (status >= 500) log(`${req.method} ${req.path} failed`, err);
+    // The error as thrown: its cause and kind are what the log is for.
+    if (status >= 500) log(`${req.method} ${req.path} failed`, thrown);
     const message = messageOf(err, status);
     resetFileHeaders(res);
     res.set(headersOf(err));

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import type { Dimensions, ExifRecord, VideoInfo } from '../../workers/media-worker.js';
+import type { Dimensions, ExifRecord, VideoInfo } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
 import type { MediaKind } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 import type { MediaPool } from './pool.js';
-import { sourceTagOf } from './source-tag.js';
+import { sourceTagOf } from '../core/media/source-tag.js';
 
 export type { Dimensions, ExifRecord, VideoInfo };
 

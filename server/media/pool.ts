@@ -4,18 +4,20 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type {
-  Dimensions,
-  DimensionsTask,
-  ExifRecord,
-  PathTask,
-  ThumbnailResult,
-  ThumbnailTask,
-  VideoInfo,
-} from '../../workers/media-worker.js';
-import { HttpError, notFound, serviceBusy } from '../core/errors.js';
+import {
+  isTaskStarted,
+  type MediaTaskInput,
+  type MediaTaskName,
+  type MediaTaskResult,
+  type TaskClock,
+} from '../../workers/tasks.js';
+import { notFound } from '../core/errors.js';
 import { isMissing } from '../core/paths.js';
-import { DEFAULT_TASK_DEADLINES, type DeadlineKind, isTaskStarted, type TaskClock, type TaskDeadlines } from './task-deadlines.js';
+import { MediaTaskError, PoolBusyError } from './pool-errors.js';
+import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
+
+export { MediaTaskError, PoolBusyError };
+export type { MediaTaskName };
 
 /**
  * The main-thread side of the media pool: every image and video operation runs in a
@@ -24,14 +26,12 @@ import { DEFAULT_TASK_DEADLINES, type DeadlineKind, isTaskStarted, type TaskCloc
  * unreadable file can hold a worker only that long before the worker is ended and replaced.
  */
 
-export type MediaTaskName = 'thumbnail' | 'exif' | 'videoInfo' | 'dimensions';
-
 export interface MediaPoolOptions {
   /** Worker threads, one per core is right: each runs one task at a time. */
   readonly workers: number;
-  /** Tasks allowed to wait for a free worker; past it a request is answered 503. */
+  /** Tasks allowed to wait for a free worker; past it a task is refused (PoolBusyError). */
   readonly maxQueue: number;
-  /** Where the detail of a failed task goes (the client only sees a neutral 500). */
+  /** Where the detail of a failed task goes (the client only sees a neutral message). */
   readonly log?: (message: string, err: unknown) => void;
   /**
    * Milliseconds a task may run, counted from the moment a worker starts it, per kind of
@@ -40,11 +40,18 @@ export interface MediaPoolOptions {
   readonly deadlines?: Partial<TaskDeadlines>;
 }
 
-export interface MediaPool {
-  thumbnail(task: ThumbnailTask): Promise<ThumbnailResult[]>;
-  exif(task: PathTask): Promise<ExifRecord>;
-  videoInfo(task: PathTask): Promise<VideoInfo>;
-  dimensions(task: DimensionsTask): Promise<Dimensions>;
+/** One method per task of the map (workers/tasks.ts), for callers that need only some. */
+export type MediaTaskMethods = {
+  readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Promise<MediaTaskResult<N>>;
+};
+
+/**
+ * Every task fails with a MediaTaskError (it failed or ran past its deadline), a
+ * PoolBusyError (refused: the queue is full or the pool is closing), or core's not-found
+ * error (its source was deleted meanwhile).
+ */
+export interface MediaPool extends MediaTaskMethods {
+  run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>>;
   /** Tasks handed to the workers since the pool started (refused ones not counted). */
   readonly tasksRun: number;
   /** Tasks waiting for a worker right now. */
@@ -53,21 +60,16 @@ export interface MediaPool {
 }
 
 /**
- * A task that failed in a worker, or ran past its deadline: a 500 for clients, the worker's
- * error kept as `cause`. A deadline is a 500 too, not a 503: the time is spent on this file
- * (hostile, pathological or on a hung mount) and a retry would only spend it again.
+ * Which deadline a task gets depends on the work, not only on its name. A deadline ends a
+ * task with a failure, not a refusal: the time is spent on this file (hostile,
+ * pathological or on a hung mount) and a retry would only spend it again.
  */
-export class MediaTaskError extends HttpError {
-  readonly task: MediaTaskName;
-  readonly timedOut: boolean;
-  constructor(task: MediaTaskName, cause: unknown, opts: { timedOut?: boolean } = {}) {
-    super(500, opts.timedOut ? 'The media file took too long to process' : 'Could not process the media file');
-    this.name = 'MediaTaskError';
-    this.task = task;
-    this.timedOut = opts.timedOut ?? false;
-    this.cause = cause;
-  }
-}
+const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => DeadlineKind } = {
+  thumbnail: (task) => (task.kind === 'video' ? 'videoThumbnail' : 'imageThumbnail'),
+  exif: () => 'exif',
+  videoInfo: () => 'videoInfo',
+  dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
+};
 
 export function createMediaPool(options: MediaPoolOptions): MediaPool {
   const { workers, maxQueue } = options;
@@ -99,23 +101,25 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     if (isTaskStarted(message)) startClocks.get(message.mediaTaskStarted)?.();
   });
 
-  async function run<T extends { src: string }, R>(name: MediaTaskName, task: T, deadline: DeadlineKind): Promise<R> {
+  async function run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>> {
     submitted++;
     if (inFlight >= workers + maxQueue) {
       refused++;
-      throw serviceBusy();
+      throw new PoolBusyError();
     }
     inFlight++;
     const runId = ++lastRunId;
-    const deadlineMs = deadlines[deadline];
+    const deadlineMs = deadlines[DEADLINE_OF[name](task)];
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     startClocks.set(runId, () => {
       timer = setTimeout(() => abort.abort(new Error(`${name} ran past its deadline of ${deadlineMs} ms`)), deadlineMs);
     });
-    const clocked: T & TaskClock = { ...task, runId, deadlineMs };
+    const clocked: MediaTaskInput<N> & TaskClock = { ...task, runId, deadlineMs };
     try {
-      return (await piscina.run(clocked, { name, signal: abort.signal })) as R;
+      // The one unchecked step: piscina's results are untyped. The worker's export of this
+      // name is checked against the same map (workers/media-worker.ts).
+      return (await piscina.run(clocked, { name, signal: abort.signal })) as MediaTaskResult<N>;
     } catch (err) {
       if (abort.signal.aborted) {
         // piscina has terminated the worker (and started another): nothing of the task is left.
@@ -124,7 +128,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       }
       if (isClosing(err)) {
         refused++;
-        throw serviceBusy();
+        throw new PoolBusyError();
       }
       // Deleted after the request looked at it, while the task waited or ran: answered as if
       // it had never been there, and not worth a log line.
@@ -139,10 +143,11 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   }
 
   return {
-    thumbnail: (task) => run('thumbnail', task, task.kind === 'video' ? 'videoThumbnail' : 'imageThumbnail'),
-    exif: (task) => run('exif', task, 'exif'),
-    videoInfo: (task) => run('videoInfo', task, 'videoInfo'),
-    dimensions: (task) => run('dimensions', task, task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
+    run,
+    thumbnail: (task) => run('thumbnail', task),
+    exif: (task) => run('exif', task),
+    videoInfo: (task) => run('videoInfo', task),
+    dimensions: (task) => run('dimensions', task),
     get tasksRun() {
       return submitted - refused;
     },

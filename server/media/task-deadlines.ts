@@ -1,7 +1,7 @@
 /**
- * How long each kind of media task may run, in one place, and the small protocol by which
- * the pool times a task from the moment a worker starts it (time spent waiting in the queue
- * is the pool's business, not the file's). Shared by the pool and the worker.
+ * How long each kind of media task may run, in one place. The pool times a task from the
+ * moment a worker starts it (the clock protocol is part of the task contract,
+ * workers/tasks.ts).
  *
  * Past its deadline a task's worker is ended and replaced: that is the only way to stop
  * JavaScript stuck in a loop or a read that never returns. The worker itself gives the
@@ -27,31 +27,3 @@ export const DEFAULT_TASK_DEADLINES: TaskDeadlines = Object.freeze({
   imageThumbnail: 60_000,
   videoThumbnail: 90_000,
 });
-
-/** What the pool adds to every task it hands to a worker. */
-export interface TaskClock {
-  /** Names the run in the worker's "started" message. */
-  readonly runId: number;
-  readonly deadlineMs: number;
-}
-
-/** The message a worker posts (on its parentPort) as it starts a task. */
-export interface TaskStarted {
-  readonly mediaTaskStarted: number;
-}
-
-export function taskStarted(runId: number): TaskStarted {
-  return { mediaTaskStarted: runId };
-}
-
-export function isTaskStarted(message: unknown): message is TaskStarted {
-  return typeof message === 'object' && message !== null && typeof (message as Partial<TaskStarted>).mediaTaskStarted === 'number';
-}
-
-/**
- * The part of a deadline the worker's own timeouts may use: they must fire before the pool
- * ends the worker, or a child process would be left running with nobody to reap it.
- */
-export function workerBudgetMs(deadlineMs: number): number {
-  return Math.max(1, deadlineMs - Math.max(200, deadlineMs * 0.1));
-}

@@ -4,7 +4,7 @@ import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize, thumbnailDir
 import { isInside, isMissing } from '../core/paths.js';
 import type { ResolvedMedia } from '../public/resolvers.js';
 import type { MediaPool } from './pool.js';
-import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from './source-tag.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../core/media/source-tag.js';
 
 
 

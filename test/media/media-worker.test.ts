@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
-import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/media/source-tag.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
 import {
   CAMERA,
   cornerColours,
@@ -128,7 +128,7 @@ describe('media worker', function () {
         (e: unknown) => e,
       );
       expect(err).to.be.an.instanceOf(MediaTaskError);
-      expect((err as MediaTaskError).status).to.equal(500);
+      expect((err as MediaTaskError).timedOut).to.equal(false);
       expect((err as MediaTaskError).cause).to.be.an.instanceOf(Error);
       expect(fs.existsSync(dest)).to.equal(false);
       const [ok] = await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest: out('s/after.jpg') }] });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import request from 'supertest';
-import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/media/source-tag.js';
+import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
 import {
   createMediaTestApp,
   type MediaTestApp,

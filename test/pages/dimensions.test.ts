@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { MediaItem, TreeNode } from '../../server/core/albums/album-tree.js';
-import { serviceBusy } from '../../server/core/errors.js';
 import { mediaKind } from '../../server/core/media-catalogue.js';
-import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
+import { createMediaPool, type MediaPool, PoolBusyError } from '../../server/media/pool.js';
 import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -143,7 +142,7 @@ describe('DimensionsCache', () => {
 
     it('should ask again on the next view when the pool was only busy', async () => {
       const reader = new FakeReader();
-      reader.fail.set('a.jpg', serviceBusy());
+      reader.fail.set('a.jpg', new PoolBusyError());
       const cache = make(reader);
       const node = albumNode(ALBUM, ['a.jpg']);
       expect((await cache.provide(node, node.media))[0]).to.equal(undefined);

@@ -4,7 +4,9 @@ import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import { errorHandler } from '../../server/http/error-handler.js';
+import { notFound } from '../../server/core/errors.js';
 import { VIEWS_DIR } from '../../server/core/root-dir.js';
+import { MediaTaskError, PoolBusyError } from '../../server/media/pool-errors.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 describe('errorHandler', () => {
@@ -52,6 +54,52 @@ describe('errorHandler', () => {
       const res = await request(createApp()).get('/page/missing').set('Accept', 'text/html').expect(404);
       expect(res.text).to.not.include(dir);
       expect(res.text).to.not.include('ENOENT');
+    });
+  });
+
+  describe('with a domain error', () => {
+    /** Routes that fail the way the media pool does; the log gets what was thrown. */
+    function createDomainApp(logged: unknown[]) {
+      const app = express();
+      app.get('/api/busy', () => {
+        throw new PoolBusyError(7);
+      });
+      app.get('/api/failed', () => {
+        throw new MediaTaskError('thumbnail', new Error('VipsJpeg: premature end of /srv/albums/a.jpg'));
+      });
+      app.get('/api/timed-out', () => {
+        throw new MediaTaskError('videoInfo', new Error('deadline'), { timedOut: true });
+      });
+      app.get('/api/gone', () => {
+        throw notFound('File not found');
+      });
+      app.use(errorHandler({ log: (_msg, err) => logged.push(err) }));
+      return app;
+    }
+
+    it('should answer a busy pool with 503 and its Retry-After', async () => {
+      const res = await request(createDomainApp([])).get('/api/busy').expect(503);
+      expect(res.headers['retry-after']).to.equal('7');
+      expect(res.body).to.deep.equal({ error: 'Server busy, try again shortly' });
+    });
+
+    it('should answer a failed media task with a neutral 500 and log the task error', async () => {
+      const logged: unknown[] = [];
+      const res = await request(createDomainApp(logged)).get('/api/failed').expect(500);
+      expect(res.body).to.deep.equal({ error: 'Could not process the media file' });
+      expect(res.headers).to.not.have.property('retry-after');
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.be.an.instanceOf(MediaTaskError);
+    });
+
+    it('should answer a media task past its deadline with 500, not 503', async () => {
+      const res = await request(createDomainApp([])).get('/api/timed-out').expect(500);
+      expect(res.body).to.deep.equal({ error: 'The media file took too long to process' });
+    });
+
+    it('should answer a source deleted meanwhile with 404', async () => {
+      const res = await request(createDomainApp([])).get('/api/gone').expect(404);
+      expect(res.body).to.deep.equal({ error: 'File not found' });
     });
   });
 });

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { ffprobe, type ProbeData } from '../../media/ffprobe.js';
+import { ffprobe, type ProbeData } from '../../core/media/ffprobe.js';
 import { type MediaKind, decodedFormatsOf } from '../../core/media-catalogue.js';
 
 /** An upload that is not what its name claims; the message is shown to the user. */

@@ -4,6 +4,7 @@ import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
+import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -154,9 +155,9 @@ export class DimensionsCache {
     } catch (err) {
       // A busy pool is a "not now": the next page view asks again. Anything else (a corrupt
       // file) is not asked again until the file changes; the page renders without a size.
-      if (err instanceof HttpError && err.status === 503) return undefined;
-      // The pool logs its own failures (as HttpErrors); anything else is news.
-      if (!(err instanceof HttpError)) this.#opts.log(`could not read the size of ${src}`, err);
+      if (err instanceof PoolBusyError) return undefined;
+      // The pool logs its own failures, and a file deleted meanwhile is not one; anything else is news.
+      if (!(err instanceof MediaTaskError || err instanceof HttpError)) this.#opts.log(`could not read the size of ${src}`, err);
       return null;
     } finally {
       release();

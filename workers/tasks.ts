@@ -1,0 +1,136 @@
+/**
+ * The contract between the media pool (server/media/pool.ts) and its worker
+ * (workers/media-worker.ts): one map from task name to input and result, and the clock
+ * protocol by which the pool times a task from the moment a worker starts it. The pool's
+ * `run` and the worker's exports are both typed from this map, so a task name or shape the
+ * other side does not know is a compile error. Everything here is plain cloneable data.
+ *
+ * Like the rest of workers/, this file imports nothing from server/ but server/core/.
+ */
+import type { MediaKind } from '../server/core/media-catalogue.js';
+
+export type { MediaKind };
+
+export interface MediaTasks {
+  /** Renders every requested size from a single decode of the original (or of a video frame). */
+  thumbnail: { input: ThumbnailTask; result: ThumbnailResult[] };
+  /** The EXIF record, from the head of the file. */
+  exif: { input: PathTask; result: ExifRecord };
+  /** Duration, displayed size, codec and frame rate of the first video stream. */
+  videoInfo: { input: PathTask; result: VideoInfo };
+  /** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
+  dimensions: { input: DimensionsTask; result: Dimensions };
+}
+
+export type MediaTaskName = keyof MediaTasks;
+export type MediaTaskInput<N extends MediaTaskName> = MediaTasks[N]['input'];
+export type MediaTaskResult<N extends MediaTaskName> = MediaTasks[N]['result'];
+
+/** What the worker exports, one function per task: each gets its input plus the pool's clock. */
+export type MediaTaskHandlers = {
+  readonly [N in MediaTaskName]: (task: MediaTaskInput<N> & TaskClock) => Promise<MediaTaskResult<N>>;
+};
+
+// ---------------------------------------------------------------------------------------
+// Inputs and results
+
+export interface ThumbnailOutput {
+  /** Preset name, echoed back in the result ('small'). */
+  size: string;
+  /** Maximum width in pixels; smaller originals are never enlarged. */
+  width: number;
+  /** Absolute path of the JPEG to write (atomically). */
+  dest: string;
+}
+
+export interface ThumbnailTask {
+  src: string;
+  kind: MediaKind;
+  outputs: ThumbnailOutput[];
+  /**
+   * Identity of the original as the cache saw it before asking (server/core/media/source-tag.ts),
+   * written into every output: an original replaced during generation still reads as stale.
+   */
+  tag?: string;
+}
+
+export interface ThumbnailResult {
+  size: string;
+  width: number;
+  height: number;
+}
+
+export interface PathTask {
+  src: string;
+}
+
+export interface DimensionsTask {
+  src: string;
+  kind: MediaKind;
+}
+
+/** The SPEC's "Photo metadata (EXIF) record"; a field the file lacks is null. */
+export interface ExifRecord {
+  Make: string | null;
+  Model: string | null;
+  LensModel: string | null;
+  FocalLength: number | null;
+  FNumber: number | null;
+  /** Seconds (1/250 s is 0.004). */
+  ExposureTime: number | null;
+  ISO: number | null;
+  /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock. */
+  DateTimeOriginal: string | null;
+  /** Stored pixel size, before any EXIF orientation. */
+  ImageWidth: number | null;
+  ImageHeight: number | null;
+}
+
+export interface VideoInfo {
+  /** Seconds. */
+  duration: number;
+  /** As displayed: swapped for a ±90° rotation. */
+  width: number;
+  height: number;
+  /** ffprobe's codec_name ('h264'). */
+  codec: string;
+  fps: number;
+}
+
+export interface Dimensions {
+  width: number;
+  height: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// The task clock: time spent waiting in the queue is the pool's business, not the file's,
+// so a task's deadline runs from the moment its worker says it started.
+
+/** What the pool adds to every task it hands to a worker. */
+export interface TaskClock {
+  /** Names the run in the worker's "started" message. */
+  readonly runId: number;
+  readonly deadlineMs: number;
+}
+
+/** The message a worker posts (on its parentPort) as it starts a task. */
+export interface TaskStarted {
+  readonly mediaTaskStarted: number;
+}
+
+export function taskStarted(runId: number): TaskStarted {
+  return { mediaTaskStarted: runId };
+}
+
+export function isTaskStarted(message: unknown): message is TaskStarted {
+  return typeof message === 'object' && message !== null && typeof (message as Partial<TaskStarted>).mediaTaskStarted === 'number';
+}
+
+/**
+ * The part of a deadline the worker's own timeouts (child processes, sharp pipelines) may
+ * use: they must fire before the pool ends the worker, or a child process would be left
+ * running with nobody to reap it.
+ */
+export function workerBudgetMs(deadlineMs: number): number {
+  return Math.max(1, deadlineMs - Math.max(200, deadlineMs * 0.1));
+}
