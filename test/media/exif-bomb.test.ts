@@ -25,7 +25,7 @@ describe('a JPEG with a hostile EXIF block', function () {
       writeExifBomb(path.join(albumsDir, 'a', 'bomb-3.jpg')),
       writeJpeg(path.join(albumsDir, 'a', 'cold.jpg'), 1600, 1200),
     ]);
-    media = createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), workers: 2 });
+    media = await createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), workers: 2 });
     server = media.app.listen(0, '127.0.0.1');
     // Workers started and warm: the timings below measure the tasks, not the pool's start.
     await request(server).get('/api/thumbnail?path=a/cold.jpg&size=small').expect(200);
@@ -33,7 +33,7 @@ describe('a JPEG with a hostile EXIF block', function () {
 
   after(async function () {
     server?.close();
-    await media?.pool.close();
+    await media?.close();
     removeTempDir(root);
   });
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { CAMERA, createMediaTestApp, type MediaTestApp, writeCameraJpeg, writePng, writeVideo } from '../support/media-fixtures.js';
+import { CAMERA, createMediaTestApp, type MediaTestApp, UNLOCKED, writeCameraJpeg, writePng, writeVideo } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 describe('GET /api/exif and /api/video-info', function () {
@@ -22,13 +22,13 @@ describe('GET /api/exif and /api/video-info', function () {
       writeVideo(original('2024/trip/clip.mp4'), { width: 320, height: 240, seconds: 2 }),
       writeVideo(original('2024/trip/portrait.mp4'), { width: 320, height: 240, seconds: 1, rotate: 90 }),
     ]);
-    media = createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), protectedAlbums: ['2024/secret'] });
+    media = await createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), protectedAlbums: ['2024/secret'] });
     server = media.app.listen(0, '127.0.0.1');
   });
 
   after(async function () {
     server?.close();
-    await media?.pool.close();
+    await media?.close();
     removeTempDir(root);
   });
 
@@ -60,7 +60,8 @@ describe('GET /api/exif and /api/video-info', function () {
     it('should be cacheable publicly only for a public album', async function () {
       const pub = await request(server).get('/api/exif?path=2024/trip/camera.jpg').expect(200);
       expect(pub.headers['cache-control']).to.match(/^public, /);
-      const priv = await request(server).get('/api/exif?path=2024/secret/camera.jpg').expect(200);
+      await request(server).get('/api/exif?path=2024/secret/camera.jpg').expect(401);
+      const priv = await request(server).get('/api/exif?path=2024/secret/camera.jpg').set(UNLOCKED).expect(200);
       expect(priv.headers['cache-control']).to.match(/^private, /);
     });
 

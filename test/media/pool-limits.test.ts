@@ -28,13 +28,13 @@ describe('media pool limits', function () {
       root = makeTempDir('pool-limits-');
       albumsDir = path.join(root, 'albums');
       await Promise.all(Array.from({ length: COLD }, (_, i) => writeJpeg(path.join(albumsDir, 'a', `p${i}.jpg`), 2000, 1500)));
-      media = createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), workers: 1, maxQueue: 1 });
+      media = await createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache'), workers: 1, maxQueue: 1 });
       server = media.app.listen(0, '127.0.0.1');
     });
 
     after(async function () {
       server?.close();
-      await media?.pool.close();
+      await media?.close();
       removeTempDir(root);
     });
 

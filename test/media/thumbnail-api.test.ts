@@ -8,6 +8,7 @@ import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/co
 import {
   createMediaTestApp,
   type MediaTestApp,
+  UNLOCKED,
   writeCameraJpeg,
   writeJpeg,
   writeNoisyJpeg,
@@ -42,13 +43,13 @@ describe('GET /api/thumbnail', function () {
       writeTruncatedJpeg(original('2024/trip/broken.jpg')),
       writeVideo(original('2024/trip/clip.mp4'), { width: 320, height: 240, seconds: 2 }),
     ]);
-    media = createMediaTestApp({ albumsDir, cacheDir, protectedAlbums: ['2024/secret'] });
+    media = await createMediaTestApp({ albumsDir, cacheDir, protectedAlbums: ['2024/secret'] });
     server = media.app.listen(0, '127.0.0.1');
   });
 
   after(async function () {
     server?.close();
-    await media?.pool.close();
+    await media?.close();
     removeTempDir(root);
   });
 
@@ -120,8 +121,12 @@ describe('GET /api/thumbnail', function () {
       expect(res.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
     });
 
+    it('should answer 401 for a protected album without its token', async function () {
+      await get('path=2024/secret/hidden.jpg&size=small').expect(401);
+    });
+
     it('should send private caching for a protected album', async function () {
-      const res = await get('path=2024/secret/hidden.jpg&size=small');
+      const res = await get('path=2024/secret/hidden.jpg&size=small').set(UNLOCKED);
       expect(res.status).to.equal(200);
       expect(res.headers['cache-control']).to.equal('private, max-age=31536000, immutable');
     });
@@ -182,6 +187,7 @@ describe('GET /api/thumbnail', function () {
 
     it('should generate a missing thumbnail once for 30 concurrent requests', async function () {
       await writeJpeg(original('2024/trip/burst.jpg'), 1600, 1200);
+      await media.index.rescan();
       const before = media.pool.tasksRun;
       const sizes = ['small', 'medium', 'large'];
       const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => get(`path=2024/trip/burst.jpg&size=${sizes[i % 3]}`)));

@@ -3,17 +3,19 @@
  * JPEGs with camera EXIF (and GPS, which must never reach a thumbnail), the eight EXIF
  * orientations (after sharp's Landscape_1..8 set), a PNG without EXIF, a truncated JPEG,
  * and short H.264 MP4s (one with a 90° rotation) made with the ffmpeg binary we ship;
- * and the media API on a bare app.
+ * and the media API on a bare app, behind the real resolver over an index of the temp tree.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import express, { type Express } from 'express';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { ALBUM_FILE } from '../../server/core/albums/scan.js';
+import { mediaKind } from '../../server/core/media-catalogue.js';
 import { errorHandler } from '../../server/http/error-handler.js';
-import { notFound } from '../../server/core/errors.js';
 import { createMetadataService, type MetadataService } from '../../server/media/metadata.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailCache } from '../../server/media/thumbnails.js';
-import { mediaKind } from '../../server/core/media-catalogue.js';
-import { hasHiddenSegment, parseRelativePath, resolveInside } from '../../server/core/paths.js';
-import type { MediaResolver } from '../../server/public/resolvers.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createMediaApiRouter } from '../../server/public/routes/media-api.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
@@ -22,23 +24,30 @@ export { CAMERA, writeCameraJpeg, writeJpeg, writeNoisyJpeg, writePng, writeTrun
 export { type VideoSpec, writeVideo } from '../../scripts/image-fixtures/video.js';
 
 // ---------------------------------------------------------------------------------------
-// The media API on a bare app, as the lead's createApp will mount it.
+// The media API on a bare app, behind the real access layer.
+
+/** Token of every album listed in `protectedAlbums`: send it as X-Album-Token. */
+export const PROTECTED_TOKEN = 'media-fixture-token';
+/** The header that lets a request into the protected albums. */
+export const UNLOCKED = { 'X-Album-Token': PROTECTED_TOKEN } as const;
 
 /**
- * Resolves `path` the way the real resolver does for a public album (validation, real path
- * inside ALBUMS_DIR, media types only); albums listed in `protectedAlbums` are reported
- * protected. Access enforcement itself is not the media pipeline's job.
+ * Makes every directory under `albumsDir` that holds media an album (an `album.json` where
+ * there is none), with a password and PROTECTED_TOKEN for those in `protectedAlbums`: the
+ * media tests write bare files, the real index only lists media of albums.
  */
-export function directMediaResolver(albumsDir: string, protectedAlbums: readonly string[] = []): MediaResolver {
-  return async (_req, raw) => {
-    const relPath = parseRelativePath(raw);
-    const kind = mediaKind(relPath);
-    if (!kind || hasHiddenSegment(relPath)) throw notFound('File not found');
-    const absPath = await resolveInside(albumsDir, relPath);
-    const albumPath = relPath.slice(0, Math.max(0, relPath.lastIndexOf('/')));
-    const isProtected = protectedAlbums.some((p) => albumPath === p || albumPath.startsWith(`${p}/`));
-    return { relPath, absPath, kind, albumPath, protected: isProtected };
+export function writeAlbumRecords(albumsDir: string, protectedAlbums: readonly string[] = []): void {
+  const walk = (dir: string, rel: string) => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    const hasMedia = entries.some((e) => !e.isDirectory() && mediaKind(e.name) !== undefined);
+    const record = path.join(dir, ALBUM_FILE);
+    if (rel !== '' && hasMedia && !fs.existsSync(record)) {
+      const meta = protectedAlbums.includes(rel) ? { title: rel, password: 'pw', token: PROTECTED_TOKEN } : { title: rel };
+      fs.writeFileSync(record, JSON.stringify(meta));
+    }
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.')) walk(path.join(dir, e.name), rel ? `${rel}/${e.name}` : e.name);
   };
+  walk(albumsDir, '');
 }
 
 export interface MediaTestApp {
@@ -46,24 +55,39 @@ export interface MediaTestApp {
   readonly pool: MediaPool;
   readonly thumbnails: ThumbnailCache;
   readonly metadata: MetadataService;
+  /** The index of the temp tree (not watched): call `rescan()` after adding files. */
+  readonly index: AlbumIndex;
   /** What the pool and the error handler logged (kept out of the test output). */
   readonly logged: unknown[];
+  /** Stops the pool's workers and the index. */
+  close(): Promise<void>;
 }
 
-export function createMediaTestApp(opts: {
+/**
+ * The media API as the public app mounts it, with the real resolver over an index of the
+ * temp tree (see `writeAlbumRecords` for which directories become albums).
+ */
+export async function createMediaTestApp(opts: {
   albumsDir: string;
   cacheDir: string;
   workers?: number;
   maxQueue?: number;
   protectedAlbums?: readonly string[];
-}): MediaTestApp {
+}): Promise<MediaTestApp> {
+  writeAlbumRecords(opts.albumsDir, opts.protectedAlbums);
   const logged: unknown[] = [];
   const log = (_message: string, err: unknown) => void logged.push(err);
+  const index = await AlbumIndex.open({ albumsDir: opts.albumsDir, watch: false, log: (_level, message) => void logged.push(message) });
   const pool = createMediaPool({ workers: opts.workers ?? 2, maxQueue: opts.maxQueue ?? 100, log });
   const thumbnails = createThumbnailCache({ cacheDir: opts.cacheDir, pool });
   const metadata = createMetadataService({ pool });
+  const { resolveMedia } = createResolvers(index, opts.albumsDir);
   const app = express();
-  app.use(createMediaApiRouter({ thumbnails, metadata, resolveMedia: directMediaResolver(opts.albumsDir, opts.protectedAlbums), log }));
+  app.use(createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }));
   app.use(errorHandler({ log }));
-  return { app, pool, thumbnails, metadata, logged };
+  const close = async () => {
+    index.close();
+    await pool.close();
+  };
+  return { app, pool, thumbnails, metadata, index, logged, close };
 }

@@ -74,7 +74,7 @@ describe('album download limits', function () {
     let base: string;
 
     before(async function () {
-      ({ server, base } = await listen(createTestApp(root, { maxConcurrent: 2, idleTimeoutMs: 60_000 })));
+      ({ server, base } = await listen((await createTestApp(root, { maxConcurrent: 2, idleTimeoutMs: 60_000 })).app));
     });
 
     after(async function () {
@@ -101,7 +101,7 @@ describe('album download limits', function () {
     let base: string;
 
     before(async function () {
-      ({ server, base } = await listen(createTestApp(root, { maxConcurrent: 1, idleTimeoutMs: 300 })));
+      ({ server, base } = await listen((await createTestApp(root, { maxConcurrent: 1, idleTimeoutMs: 300 })).app));
     });
 
     after(async function () {

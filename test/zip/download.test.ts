@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
+import type { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { attachmentDisposition } from '../../server/public/routes/download.js';
 import {
   SECRET_TOKEN,
@@ -27,6 +28,7 @@ describe('GET /api/download-album', function () {
   let logged: Logged[];
   let server: http.Server;
   let base: string;
+  let index: AlbumIndex;
   const trip: Record<string, Buffer> = {
     'IMG_10.jpg': crypto.randomBytes(3000),
     'IMG_2.jpg': crypto.randomBytes(5000),
@@ -51,7 +53,9 @@ describe('GET /api/download-album', function () {
     writeAlbum(root, '2024/secret', { title: 'Secret', password: 'pw', token: SECRET_TOKEN }, { 's.jpg': 'secret' });
     writeAlbum(root, '2024/no-photos', { title: 'Nothing' }, { 'clip.mp4': 'video only' });
     fs.mkdirSync(path.join(root, '2024/not-an-album'));
-    ({ server, base } = await listen(createTestApp(root, { log: (msg, err) => logged.push({ msg, err }) })));
+    const test = await createTestApp(root, { log: (msg, err) => logged.push({ msg, err }) });
+    index = test.index;
+    ({ server, base } = await listen(test.app));
   });
 
   beforeEach(function () {
@@ -168,13 +172,14 @@ describe('GET /api/download-album', function () {
   describe('with a large album', function () {
     let bigDir: string;
 
-    beforeEach(function () {
+    beforeEach(async function () {
       // Fresh each time: the tests below damage it. 20 × 2 MB is well past what the
       // pipeline buffers, so the end of the album is never read before the tests act.
       bigDir = path.join(root, '2024', 'big');
       fs.rmSync(bigDir, { recursive: true, force: true });
       writeAlbum(root, '2024/big', { title: 'Big' });
       writeRandomImages(bigDir, 20, 2 * 1024 * 1024);
+      await index.rescan();
     });
 
     it('should close every file and keep serving when the client goes away', async function () {

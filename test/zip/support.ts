@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,11 +8,9 @@ import path from 'node:path';
 import * as chai from 'chai';
 import express, { type Express } from 'express';
 import yauzl from 'yauzl';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { errorHandler } from '../../server/http/error-handler.js';
-import { notFound, unauthorized } from '../../server/core/errors.js';
-import { mediaKind } from '../../server/core/media-catalogue.js';
-import { isMissing, parseRelativePath, resolveInside } from '../../server/core/paths.js';
-import type { AlbumResolver } from '../../server/public/resolvers.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createDownloadRouter, type DownloadRouterOptions } from '../../server/public/routes/download.js';
 
 /** The part of chai's BDD interface these tests use (drop this once @types/chai is installed). */
@@ -40,42 +37,23 @@ export const expect = (chai as unknown as { expect: (value: unknown, message?: s
 /** Token of the fixture's protected album. */
 export const SECRET_TOKEN = 'fixture-secret-token';
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-/**
- * A resolver built from the real path helpers, standing in for the lead's: path checks (400),
- * `album.json` presence (404), an X-Album-Token check for albums with a password (401), and
- * the album's own image files in natural order.
- */
-export function createTestResolver(root: string): AlbumResolver {
-  return async function resolveAlbum(req, raw) {
-    const rel = parseRelativePath(raw);
-    const dir = await resolveInside(root, rel);
-    let meta: { title?: string; password?: string; token?: string };
-    try {
-      meta = JSON.parse(await fsp.readFile(path.join(dir, 'album.json'), 'utf8')) as typeof meta;
-    } catch (err) {
-      if (isMissing(err)) throw notFound('Album not found');
-      throw err;
-    }
-    const isProtected = Boolean(meta.password);
-    if (isProtected && req.get('X-Album-Token') !== meta.token) throw unauthorized('Missing or invalid album token');
-    const dirents = await fsp.readdir(dir, { withFileTypes: true });
-    const images = dirents
-      .filter((d) => d.isFile() && !d.name.startsWith('.') && mediaKind(d.name) === 'image')
-      .map((d) => d.name)
-      .sort(collator.compare);
-    const name = rel.split('/').pop() as string;
-    const readable = images.map((file) => ({ item: { name: file, kind: 'image' as const }, absPath: path.join(dir, file), protected: isProtected }));
-    return { path: rel, name, title: meta.title ?? name, readable: async () => readable, protected: isProtected };
-  };
+export interface TestApp {
+  readonly app: Express;
+  /** The index of the temp tree (not watched): call `rescan()` after changing albums. */
+  readonly index: AlbumIndex;
 }
 
-export function createTestApp(root: string, opts: Omit<DownloadRouterOptions, 'resolveAlbum'> = {}): Express {
+/**
+ * The download route as the public app mounts it, behind the real resolver over an index of
+ * `root` (`album.json` makes an album; X-Album-Token opens a protected one).
+ */
+export async function createTestApp(root: string, opts: Omit<DownloadRouterOptions, 'resolveAlbum'> = {}): Promise<TestApp> {
+  const index = await AlbumIndex.open({ albumsDir: root, watch: false, log: () => {} });
+  const { resolveAlbum } = createResolvers(index, root);
   const app = express();
-  app.use(createDownloadRouter({ resolveAlbum: createTestResolver(root), ...opts }));
+  app.use(createDownloadRouter({ resolveAlbum, ...opts }));
   app.use(errorHandler({ log: () => {} }));
-  return app;
+  return { app, index };
 }
 
 export function makeTempDir(prefix = 'gallery-zip-test-'): string {
