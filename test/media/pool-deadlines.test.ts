@@ -99,11 +99,12 @@ describe('media pool deadlines', function () {
   });
 
   it('should refuse an image task on a FIFO at once, never opening it', async function () {
-    const started = Date.now();
     for (const task of [pool.exif({ src: fifo }), pool.dimensions({ src: fifo, kind: 'image' })]) {
-      expect(await task.catch((e: unknown) => e)).to.be.instanceOf(MediaTaskError);
+      const err = await task.catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(MediaTaskError);
+      // Refused by the worker itself, not ended by the deadline (a busy machine makes time a poor witness).
+      expect((err as MediaTaskError).timedOut).to.equal(false);
     }
-    expect(Date.now() - started).to.be.below(DEADLINE_MS);
   });
 
   it('should kill the ffprobe of a video task at its deadline', async function () {
