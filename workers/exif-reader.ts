@@ -14,10 +14,10 @@ export interface ExifFields {
   LensModel: string | null;
   FocalLength: number | null;
   FNumber: number | null;
-  /** Seconds. */
+  /** Seconds (1/250 s is 0.004). */
   ExposureTime: number | null;
   ISO: number | null;
-  /** As the camera wrote it; the caller normalises it. */
+  /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock, as it wrote it; the caller normalises it. */
   DateTimeOriginal: string | null;
 }
 

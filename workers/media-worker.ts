@@ -72,7 +72,7 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
 }
 
 /**
- * The SPEC's EXIF record, reading only the head of the file. The EXIF block comes from
+ * The EXIF record of docs/api.md, reading only the head of the file. The EXIF block comes from
  * untrusted files, so it is read by a parser whose work is bounded by the block's size.
  */
 export async function exif(task: PathTask & TaskClock): Promise<ExifRecord> {

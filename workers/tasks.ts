@@ -8,6 +8,7 @@
  * Like the rest of workers/, this file imports nothing from server/ but server/core/.
  */
 import type { MediaKind } from '../server/core/media-catalogue.js';
+import type { ExifFields } from './exif-reader.js';
 
 export type { MediaKind };
 
@@ -69,18 +70,8 @@ export interface DimensionsTask {
   kind: MediaKind;
 }
 
-/** The SPEC's "Photo metadata (EXIF) record"; a field the file lacks is null. */
-export interface ExifRecord {
-  Make: string | null;
-  Model: string | null;
-  LensModel: string | null;
-  FocalLength: number | null;
-  FNumber: number | null;
-  /** Seconds (1/250 s is 0.004). */
-  ExposureTime: number | null;
-  ISO: number | null;
-  /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock. */
-  DateTimeOriginal: string | null;
+/** The EXIF record of docs/api.md (`GET /api/exif`); a field the file lacks is null. */
+export interface ExifRecord extends ExifFields {
   /** Stored pixel size, before any EXIF orientation. */
   ImageWidth: number | null;
   ImageHeight: number | null;

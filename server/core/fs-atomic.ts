@@ -7,8 +7,8 @@ export function tempNameFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Writes `data` to a temp file beside `file`, flushes it, then renames it over `file`. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+/** Writes `data` to a new temp file beside `file` and flushes it; returns its name. */
+export async function writeTempBeside(file: string, data: string | Uint8Array): Promise<string> {
   const tmp = tempNameFor(file);
   try {
     const handle = await fs.open(tmp, 'wx');
@@ -18,6 +18,17 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     } finally {
       await handle.close();
     }
+    return tmp;
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Writes `data` to a temp file beside `file`, flushes it, then renames it over `file`. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = await writeTempBeside(file, data);
+  try {
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { tempNameFor } from '../fs-atomic.js';
+import { writeTempBeside } from '../fs-atomic.js';
 
 /** One version of a small text file: its text and what tells this version from any later one. */
 export interface FileVersion {
@@ -55,15 +55,8 @@ export async function replaceIfUnchanged(
   data: string,
   beforeCheck?: () => void | Promise<void>,
 ): Promise<boolean> {
-  const tmp = tempNameFor(file);
+  const tmp = await writeTempBeside(file, data);
   try {
-    const handle = await fs.open(tmp, 'wx');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     await beforeCheck?.();
     if (!(await isStill(file, expected))) {
       await fs.rm(tmp, { force: true });
