@@ -48,7 +48,7 @@ describe('thumbnails follow the identity of their original', function () {
       '2024/x/family': { meta: { title: 'Family', password: 'pw', token: 't-family-0123456789' } },
     });
     await fx.start({ env: { WORKERS: '1' }, log: (level, message) => void (level === 'error' && logged.push(message)) });
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(() => fx.close());
 
