@@ -1,8 +1,8 @@
-import type { Express } from 'express';
 import { createResolvers } from './public/access/gallery-access.js';
 import { createPasswordLimiter } from './public/access/password-limiter.js';
 import { AlbumIndex } from './core/albums/album-index.js';
 import { createApp } from './public/app.js';
+import { createFrontDoor, type RequestListener } from './public/front-door.js';
 import type { Config } from './core/config.js';
 import { HomeContentStore } from './core/home-content.js';
 import { createMetadataService } from './media/metadata.js';
@@ -12,7 +12,7 @@ import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
-import { createMediaApiRouter } from './public/routes/media-api.js';
+import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -27,7 +27,8 @@ export interface GalleryOptions {
 }
 
 export interface Gallery {
-  readonly app: Express;
+  /** The public server's request listener: `http.createServer(handler)`, or supertest. */
+  readonly handler: RequestListener;
   readonly index: AlbumIndex;
   readonly home: HomeContentStore;
   readonly pool: MediaPool;
@@ -45,7 +46,7 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
   if (watch) home.watch();
   const pool = createMediaPool({ workers: config.workers, maxQueue: opts.maxQueue ?? config.workers * 16, log: logError });
   const limiter = createPasswordLimiter(opts.now);
-  const { resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
+  const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
   const stats = new MediaStats(locateMedia);
@@ -65,12 +66,12 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
     ],
     stats,
     dimensions: dimensions.provide,
-    requestLog: opts.requestLog,
     // The pool already logged the failure of a media task; the error handler logs the rest.
     log: (message, err) => (err instanceof MediaTaskError ? undefined : logError(message, err)),
   });
+  const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
   return {
-    app,
+    handler,
     index,
     home,
     pool,

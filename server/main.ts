@@ -1,4 +1,5 @@
 import './uv-threadpool.js';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
 import { createGallery } from './gallery.js';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     requestLog: (line) => console.log(line),
     log: (level, message) => (level === 'info' ? log(message) : console.warn(JSON.stringify({ time: new Date().toISOString(), level, msg: message }))),
   });
-  const server = gallery.app.listen(config.port, config.host ?? '::');
+  const server = http.createServer(gallery.handler).listen(config.port, config.host ?? '::');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AlbumMeta, AlbumRecordError, checkAlbumFields, toAlbumMeta } from '../core/albums/album-record.js';
+import { type AlbumMeta, AlbumRecordError, checkAlbumFields, parseAlbumRecord, toAlbumMeta } from '../core/albums/album-record.js';
+import { hasPassword } from '../core/albums/album-tree.js';
 import { type RecordWithToken, readRecordWithToken } from '../core/albums/record-token.js';
 import { ALBUM_FILE } from '../core/albums/scan.js';
 import { type FileVersion, readVersioned, replaceIfUnchanged } from '../core/albums/versioned-file.js';
@@ -144,18 +145,17 @@ export class AlbumFiles {
    */
   async ancestry(album: StoredAlbum): Promise<{ parent: string | null; protected: boolean }> {
     let parent: string | null = null;
-    let locked = album.meta.password !== undefined;
+    let locked = hasPassword(album.meta);
     const segments = album.path.split('/');
     for (let depth = segments.length - 1; depth > 0; depth--) {
-      let record: AlbumRecord;
+      let meta: AlbumMeta;
       try {
-        const text = await fs.readFile(path.join(this.#albumsDir, ...segments.slice(0, depth), ALBUM_FILE), 'utf8');
-        record = JSON.parse(text) as AlbumRecord;
+        meta = parseAlbumRecord(await fs.readFile(path.join(this.#albumsDir, ...segments.slice(0, depth), ALBUM_FILE), 'utf8'));
       } catch {
         continue; // a plain folder, or an album.json the public index skips as broken
       }
       parent ??= segments.slice(0, depth).join('/');
-      if (typeof record.password === 'string' && record.password !== '') locked = true;
+      if (hasPassword(meta)) locked = true;
     }
     return { parent, protected: locked };
   }

@@ -1,5 +1,6 @@
 import type { AlbumMeta } from '../core/albums/album-record.js';
 import { type Album, albumChain, isProtected } from '../core/albums/album-tree.js';
+import { sharePath } from '../core/urls.js';
 import type { MediaFile } from './media-listing.js';
 import { mediaUrl } from './media-listing.js';
 
@@ -71,10 +72,6 @@ export function detailOf(
     protected: opts.protected,
     parent: opts.parent,
     media: media.map((m) => ({ ...m, url: mediaUrl(albumPath, m.name) })),
-    sharePath: meta.token ? sharePathOf(albumPath, meta.token) : null,
+    sharePath: meta.token ? sharePath(albumPath, meta.token) : null,
   };
-}
-
-export function sharePathOf(albumPath: string, token: string): string {
-  return `/photos/${albumPath.split('/').map(encodeURIComponent).join('/')}?token=${encodeURIComponent(token)}`;
 }

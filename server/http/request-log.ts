@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Query parameters whose values are secrets and never reach a log. */
 const SECRET_PARAMS = new Set(['token', 'password']);
@@ -30,30 +30,29 @@ export interface RequestLogLine {
 }
 
 /**
- * One JSON line per request, written when the response ends. Never the cookie, headers or
- * body: passwords travel in bodies and tokens in cookies, headers and scrubbed queries.
+ * One JSON line per request, written when the response ends; the clock starts here, so call
+ * it first thing (server/public/front-door.ts). Never the cookie, headers or body: passwords
+ * travel in bodies and tokens in cookies, headers and scrubbed queries.
  */
-export function requestLog(write: (line: string) => void): RequestHandler {
-  return (req, res, next) => {
-    const start = process.hrtime.bigint();
-    const url = scrubUrl(req.originalUrl);
-    let done = false;
-    const finish = (aborted: boolean) => {
-      if (done) return;
-      done = true;
-      const line: RequestLogLine = {
-        time: new Date().toISOString(),
-        method: req.method,
-        url,
-        status: res.statusCode,
-        ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
-        ...(res.getHeader('content-length') !== undefined ? { bytes: Number(res.getHeader('content-length')) } : {}),
-        ...(aborted ? { aborted: true } : {}),
-      };
-      write(JSON.stringify(line));
+export function logRequest(req: IncomingMessage, res: ServerResponse, write: (line: string) => void): void {
+  const start = process.hrtime.bigint();
+  // Read before any router rewrites req.url for a mounted app.
+  const url = scrubUrl(req.url ?? '/');
+  let done = false;
+  const finish = (aborted: boolean) => {
+    if (done) return;
+    done = true;
+    const line: RequestLogLine = {
+      time: new Date().toISOString(),
+      method: req.method ?? '',
+      url,
+      status: res.statusCode,
+      ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+      ...(res.getHeader('content-length') !== undefined ? { bytes: Number(res.getHeader('content-length')) } : {}),
+      ...(aborted ? { aborted: true } : {}),
     };
-    res.once('finish', () => finish(false));
-    res.once('close', () => finish(!res.writableFinished));
-    next();
+    write(JSON.stringify(line));
   };
+  res.once('finish', () => finish(false));
+  res.once('close', () => finish(!res.writableFinished));
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Scripts, styles, images and media from this site only; no inline script, no framing.
@@ -27,7 +27,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Cross-Origin-Opener-Policy': 'same-origin',
 });
 
-export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.set(SECURITY_HEADERS);
-  next();
-};
+export function setSecurityHeaders(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
-import express, { type Express, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { ReadableMedia } from './access/gallery-access.js';
 import type { LocateMedia } from '../core/access/media-location.js';
 import type { PasswordLimiter } from './access/password-limiter.js';
@@ -15,11 +15,8 @@ import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
 import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
-import { answerBeforeRouter, type ResponsePreamble } from './routes/media-api.js';
 import { createPasswordRouter } from './routes/password-routes.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
-import { requestLog } from '../http/request-log.js';
-import { SECURITY_HEADERS, securityHeaders } from '../http/security-headers.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 
@@ -39,8 +36,6 @@ export interface AppDeps {
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
   readonly log?: (msg: string, err: unknown) => void;
-  /** Receives one JSON line per request (server/http/request-log.ts); none when absent. */
-  readonly requestLog?: (line: string) => void;
 }
 
 /** Versioned static files: their URLs change with their content, so they cache for a year. */
@@ -49,22 +44,9 @@ function staticFiles(dir: string): RequestHandler {
 }
 
 /**
- * What every response gets from the middleware at the top of createApp, for the answers
- * given before the router (server/public/routes/media-api.ts): the same security headers (from
- * the same middleware), then the same request log line.
+ * The public gallery app. Served behind the front door (server/public/front-door.ts), which
+ * writes the request log and sets the security headers for every response.
  */
-function responsePreamble(write: ((line: string) => void) | undefined): ResponsePreamble {
-  const log = write ? requestLog(write) : undefined;
-  const noop = () => {};
-  return (req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const r = req as Request;
-    r.originalUrl ??= req.url ?? '/';
-    log?.(r, res as Response, noop);
-  };
-}
-
-/** The public gallery app (no listen: see main.ts). */
 export function createApp(deps: AppDeps): Express {
   const { config, index, home } = deps;
   const app = express();
@@ -75,8 +57,6 @@ export function createApp(deps: AppDeps): Express {
   app.set('view cache', config.production);
   app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': PHOTOSWIPE_DIR });
 
-  if (deps.requestLog) app.use(requestLog(deps.requestLog));
-  app.use(securityHeaders);
   app.use(cookieParser());
   // The media API first: thumbnails are most of a gallery's requests, and nothing below
   // (static files, pages, password routes) shares their paths, so they need not walk past it.
@@ -105,7 +85,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
 
   app.use('/api', apiNotFound);
-  answerBeforeRouter(app, deps.apiRouters ?? [], responsePreamble(deps.requestLog));
   app.use((_req, _res, next) => next(notFound('Page not found')));
   app.use(errorHandler({ log: deps.log }));
   return app;

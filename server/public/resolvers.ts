@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { Visitor } from '../core/access/visitor.js';
 import type { MediaItem } from '../core/albums/album-tree.js';
 import type { MediaKind } from '../core/media-catalogue.js';
 
@@ -44,3 +45,6 @@ export interface ResolvedAlbum {
 /** `raw` is the untrusted `path` value (query parameter or URL tail, already decoded). */
 export type MediaResolver = (req: Request, raw: unknown) => Promise<ResolvedMedia>;
 export type AlbumResolver = (req: Request, raw: unknown) => Promise<ResolvedAlbum>;
+
+/** The media resolver on a plain Visitor, for callers that have no Express request. */
+export type VisitorMediaResolver = (visitor: Visitor, raw: unknown) => Promise<ResolvedMedia>;

@@ -34,7 +34,7 @@ describe('access control', () => {
     clock = Date.now();
     await fx.gallery?.close();
     await fx.start({ now: () => clock });
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(() => fx.close());
 
@@ -158,7 +158,7 @@ describe('access control', () => {
     it('should set a secure cookie in production', async () => {
       await fx.gallery.close();
       await fx.start({ env: { NODE_ENV: 'production' } });
-      const res = await request(fx.gallery.app).post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
+      const res = await request(fx.gallery.handler).post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
       expect(cookieOf(res)!.attrs).to.match(/Secure/);
     });
   });
@@ -303,7 +303,7 @@ describe('access control', () => {
       await unlock('Open-Sesame').set(viaProxy).expect(403);
       await fx.gallery.close();
       await fx.start({ env: { TRUST_PROXY: 'loopback' } });
-      await request(fx.gallery.app).post('/api/unlock').type('form').set(viaProxy).send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+      await request(fx.gallery.handler).post('/api/unlock').type('form').set(viaProxy).send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(302).expect('Location', '/photos/2024/family/wedding');
     });
   });
 
@@ -363,7 +363,7 @@ describe('access control', () => {
       await failTimes(10);
       await fx.gallery.close();
       await fx.start();
-      const res = await request(fx.gallery.app).post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
+      const res = await request(fx.gallery.handler).post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
       expect(res.headers.location).to.equal('/photos/2024/family/wedding');
     });
 
@@ -384,7 +384,7 @@ describe('access control', () => {
     it('should use X-Forwarded-For as the client IP with TRUST_PROXY', async () => {
       await fx.gallery.close();
       await fx.start({ env: { TRUST_PROXY: 'loopback' } });
-      const proxied = request(fx.gallery.app);
+      const proxied = request(fx.gallery.handler);
       for (let i = 0; i < 10; i++) await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.7').send({ albumPath: '2024/family/wedding', password: 'bad' });
       const blocked = await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.7').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
       expect(blocked.headers.location).to.include('error=rate-limited');

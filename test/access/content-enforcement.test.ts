@@ -21,7 +21,7 @@ describe('access enforcement on content routes', () => {
     });
     execFileSync(ffmpegPath, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', fx.path('2024/x/locked/clip.mp4')]);
     await fx.start();
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(() => fx.close());
 

@@ -55,7 +55,7 @@ describe('symlinks inside ALBUMS_DIR', function () {
     link('zz-shared.jpg', '2024/other/shared.jpg');
     fs.symlinkSync('../../2023/wedding/IMG_8120.jpg', fx.path('2024/cover-link/a-link.jpg'));
     await fx.start({ env: { WORKERS: '2' } });
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
 
   after(async () => {

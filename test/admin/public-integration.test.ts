@@ -52,7 +52,7 @@ describe('admin and public server on one tree', function () {
     await request(admin).post('/api/albums').send({ path: '2024/travel/lisbon', title: 'Lisbon by the sea' }).expect(201);
     await request(admin).post('/api/photos/2024/travel/lisbon').attach('files', await makeJpeg(), 'Beach Day.JPG').expect(201);
     await eventually(async () => {
-      const res = await request(gallery.app).get('/photos/2024/travel/lisbon').expect(200);
+      const res = await request(gallery.handler).get('/photos/2024/travel/lisbon').expect(200);
       expect(res.text).to.include('Lisbon by the sea');
       expect(res.text).to.include('Beach%20Day.jpg');
     });
@@ -63,20 +63,20 @@ describe('admin and public server on one tree', function () {
     await request(admin).post('/api/photos/2024/family/xmas').attach('files', await makeJpeg(), 'tree.jpg').expect(201);
     const locked = await request(admin).put('/api/albums/2024/family/xmas').send({ password: 'sesame', allowAnonymous: true }).expect(200);
     await eventually(async () => {
-      const res = await request(gallery.app).get('/photos/2024/family/xmas').expect(200);
+      const res = await request(gallery.handler).get('/photos/2024/family/xmas').expect(200);
       expect(res.text).to.include('Christmas');
       expect(res.text).not.to.include('tree.jpg');
     });
-    const shared = await request(gallery.app).get(locked.body.sharePath).expect(200);
+    const shared = await request(gallery.handler).get(locked.body.sharePath).expect(200);
     expect(shared.text).to.include('tree.jpg');
 
     // Rotating the token revokes the link given out before.
     const rotated = await request(admin).post('/api/albums/2024/family/xmas?action=rotate-token').expect(200);
     await eventually(async () => {
-      const old = await request(gallery.app).get(locked.body.sharePath).expect(200);
+      const old = await request(gallery.handler).get(locked.body.sharePath).expect(200);
       expect(old.text).not.to.include('tree.jpg');
     });
-    expect((await request(gallery.app).get(rotated.body.sharePath).expect(200)).text).to.include('tree.jpg');
+    expect((await request(gallery.handler).get(rotated.body.sharePath).expect(200)).text).to.include('tree.jpg');
   });
 
   it('should serve albums the admin creates at any depth, nested on /photos', async () => {
@@ -85,23 +85,23 @@ describe('admin and public server on one tree', function () {
     await request(admin).post('/api/albums').send({ path: '2024/lisbon', title: 'Lisbon in two' }).expect(201);
     await request(admin).post('/api/photos/holidays/kids').attach('files', await makeJpeg(), 'swing.jpg').expect(201);
     await eventually(async () => {
-      const photos = (await request(gallery.app).get('/photos').expect(200)).text;
+      const photos = (await request(gallery.handler).get('/photos').expect(200)).text;
       expect(photos).to.include('Holidays at home').and.include('Lisbon in two').and.not.include('No albums yet');
       expect(photos.indexOf('Holidays at home')).to.be.lessThan(photos.indexOf('The kids'));
-      const kids = await request(gallery.app).get('/photos/holidays/kids').expect(200);
+      const kids = await request(gallery.handler).get('/photos/holidays/kids').expect(200);
       expect(kids.text).to.include('swing.jpg');
     });
-    expect((await request(gallery.app).get('/photos/holidays').expect(200)).text).to.include('The kids');
+    expect((await request(gallery.handler).get('/photos/holidays').expect(200)).text).to.include('The kids');
   });
 
   it('should drop an album deleted through the admin', async () => {
     await request(admin).post('/api/albums').send({ path: '2024/travel/porto', title: 'Porto' }).expect(201);
     await eventually(async () => {
-      await request(gallery.app).get('/photos/2024/travel/porto').expect(200);
+      await request(gallery.handler).get('/photos/2024/travel/porto').expect(200);
     });
     await request(admin).delete('/api/albums/2024/travel/porto').expect(200);
     await eventually(async () => {
-      await request(gallery.app).get('/photos/2024/travel/porto').expect(404);
+      await request(gallery.handler).get('/photos/2024/travel/porto').expect(404);
     });
   });
 
@@ -109,7 +109,7 @@ describe('admin and public server on one tree', function () {
     await request(admin).put('/api/home/intro').send({ title: 'Our little gallery', body: 'Hello' }).expect(200);
     await request(admin).post('/api/home/cards').send({ title: 'Summer trips', description: 'Sun', link: '/photos/2024' }).expect(201);
     await eventually(async () => {
-      const res = await request(gallery.app).get('/home').expect(200);
+      const res = await request(gallery.handler).get('/home').expect(200);
       expect(res.text).to.include('Our little gallery');
       expect(res.text).to.include('Summer trips');
     });

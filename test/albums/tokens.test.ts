@@ -39,7 +39,7 @@ describe('album tokens live in album.json', () => {
     beforeEach(async () => {
       await fx.build({ [album]: { meta: { title: 'Lisbon', password: 'old-secret' }, files: ['beach.jpg'] } });
       await fx.start();
-      app = request(fx.gallery.app);
+      app = request(fx.gallery.handler);
     });
     afterEach(async () => {
       await fx.gallery.close();

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
@@ -115,7 +115,7 @@ export class BrowserGallery {
   async start(): Promise<this> {
     const config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, WORKERS: '2' });
     this.gallery = await createGallery(config, { watch: false, log: () => {} });
-    this.server = this.gallery.app.listen(0, '127.0.0.1');
+    this.server = http.createServer(this.gallery.handler).listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => this.server.once('listening', resolve).once('error', reject));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;

@@ -26,7 +26,7 @@ describe('sharing and cross-site arrivals in Chromium', () => {
       '2024/x/wedding': { meta: { title: 'Wedding', password: 'open-sesame', token: 't-wedding' }, files: ['kiss.jpg'] },
     });
     await fx.start();
-    server = fx.gallery.app.listen(0, '127.0.0.1');
+    server = http.createServer(fx.gallery.handler).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // "Another site": a page on localhost linking to the album on 127.0.0.1.

@@ -48,11 +48,11 @@ describe('thumbnails follow the identity of their original', function () {
       '2024/x/family': { meta: { title: 'Family', password: 'pw', token: 't-family-0123456789' } },
     });
     await fx.start({ env: { WORKERS: '1' }, log: (level, message) => void (level === 'error' && logged.push(message)) });
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(() => fx.close());
 
-  /** The thumbnail as an anonymous visitor gets it (cached ones through the lean path before the router). */
+  /** The thumbnail as an anonymous visitor gets it (cached ones answered by the front door, before Express). */
   async function anonymousThumbnail(rel: string): Promise<{ colour: Colour | 'other'; etag: string; cacheControl: string }> {
     const res = await app.get(thumb(rel)).expect(200);
     return { colour: await colourOf(res.body as Buffer), etag: res.headers.etag as string, cacheControl: res.headers['cache-control'] as string };

@@ -43,7 +43,7 @@ describe('home page links', () => {
     after(() => fx.close());
 
     it('should render only site paths and http(s) URLs as links, and the other cards without theirs', async () => {
-      const res = await request(fx.gallery.app).get('/home').expect(200);
+      const res = await request(fx.gallery.handler).get('/home').expect(200);
       const hrefs = [...res.text.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
       for (let i = 0; i < UNSAFE_LINKS.length + SAFE_LINKS.length; i++) expect(res.text).to.include(`Card ${i}`);
       expect(hrefs).to.include.members(SAFE_LINKS);

@@ -24,7 +24,7 @@ describe('pages', () => {
       JSON.stringify({ intro: { title: 'Our pictures', body: 'First paragraph.\n\nSecond paragraph.' }, cards: [{ id: 'c1', title: 'Lisbon card', description: 'Sunny', image: 'l.jpg', link: '/photos/2024/travel/lisbon' }] }),
     );
     await fx.start({ watch: true });
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(() => fx.close());
 
@@ -189,7 +189,7 @@ describe('pages', () => {
         'vault/open-kid': { meta: { title: 'Open kid' } },
       });
       await tree.start();
-      treeApp = request(tree.gallery.app);
+      treeApp = request(tree.gallery.handler);
       photos = (await treeApp.get('/photos').expect(200)).text;
     });
     after(() => tree.close());
@@ -270,7 +270,7 @@ describe('pages', () => {
       fs.rmSync(big.path('2024/big/many/seed.jpg'));
       for (let i = 1; i <= 450; i++) fs.writeFileSync(big.path(`2024/big/many/IMG_${i}.jpg`), seed);
       await big.start();
-      bigApp = request(big.gallery.app);
+      bigApp = request(big.gallery.handler);
     });
     after(() => big.close());
 

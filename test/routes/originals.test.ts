@@ -28,7 +28,7 @@ describe('GET /albums/{path}', () => {
     fs.symlinkSync(fx.path('2024/trip/private/p1.jpg'), fx.path('2024/trip/lisbon/sneaky.jpg'));
     fs.writeFileSync(fx.path('2024/loose.jpg'), 'in a folder that is not an album');
     await fx.start();
-    app = request(fx.gallery.app);
+    app = request(fx.gallery.handler);
   });
   after(async () => {
     await fx.close();

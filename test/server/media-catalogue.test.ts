@@ -21,7 +21,7 @@ import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
 import { DimensionsCache } from '../../server/public/pages/dimensions.js';
 import { formatDuration } from '../../server/public/pages/media-items.js';
-import { thumbnailSrcset } from '../../server/public/pages/urls.js';
+import { thumbnailSrcset } from '../../server/core/urls.js';
 import { createAdminFixture } from '../admin/support/admin-fixture.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -49,7 +49,7 @@ describe('media catalogue and its consumers', () => {
       try {
         await fx.build({ '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg'] } });
         await fx.start();
-        const res = await request(fx.gallery.app).get('/photos/2024/trip').expect(200);
+        const res = await request(fx.gallery.handler).get('/photos/2024/trip').expect(200);
         expect(res.text).to.include(`data-lightbox-width="${THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL]}"`);
         expect(res.text).to.include(`size=${LIGHTBOX_THUMBNAIL}`);
       } finally {

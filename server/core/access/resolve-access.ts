@@ -1,5 +1,6 @@
 import { type Album, albumChain, type TreeNode } from '../albums/album-tree.js';
 import { safeEqual } from './safe-equal.js';
+import type { Visitor } from './visitor.js';
 
 export type AccessResult =
   | {
@@ -17,7 +18,7 @@ export type AccessResult =
  * grants. A URL token counts only where it is the token of an `allowAnonymous` album on
  * the chain.
  */
-export function resolveAccess(node: TreeNode, held: readonly string[], urlToken?: string): AccessResult {
+export function resolveAccess(node: TreeNode, { held, urlToken }: Visitor): AccessResult {
   for (const album of albumChain(node)) {
     const token = album.meta.token;
     if (held.some((t) => safeEqual(t, token))) return { granted: true, openedBy: album, viaUrlToken: undefined };
@@ -30,7 +31,7 @@ export function resolveAccess(node: TreeNode, held: readonly string[], urlToken?
 }
 
 /** The album whose password must be given to open `node`, or undefined when nothing blocks. */
-export function blockingAlbum(node: TreeNode, held: readonly string[], urlToken?: string): Album | undefined {
-  const r = resolveAccess(node, held, urlToken);
+export function blockingAlbum(node: TreeNode, visitor: Visitor): Album | undefined {
+  const r = resolveAccess(node, visitor);
   return r.granted ? undefined : r.blocking;
 }

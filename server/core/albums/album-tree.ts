@@ -42,8 +42,11 @@ export function albumChain(node: TreeNode): Album[] {
 /** Ancestor albums of `node` (not itself), nearest first. */
 export const ancestorsOf = (node: TreeNode): Album[] => albumChain(node).filter((a) => a !== node);
 
+/** An album with a password locks itself and every album below it (docs/api.md#access). */
+export const hasPassword = (meta: Pick<AlbumMeta, 'password'>): boolean => meta.password !== undefined;
+
 /** True when the node or an ancestor album has a password ("protected" in docs/api.md#access). */
-export const isProtected = (node: TreeNode): boolean => albumChain(node).some((a) => a.meta.password !== undefined);
+export const isProtected = (node: TreeNode): boolean => albumChain(node).some((a) => hasPassword(a.meta));
 
 /** Every album below `node`, depth first, in display order. */
 export function descendantsOf(node: TreeNode): Album[] {

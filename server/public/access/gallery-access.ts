@@ -4,14 +4,15 @@ import { type Album, isProtected, type MediaItem, type TreeNode } from '../../co
 import { notFound, unauthorized } from '../../core/errors.js';
 import { mediaKind } from '../../core/media-catalogue.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
-import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia } from '../resolvers.js';
+import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
 import { createMediaLocator, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
 import { type AccessResult, resolveAccess } from '../../core/access/resolve-access.js';
-import { heldTokens, urlToken } from './tokens.js';
+import type { Visitor } from '../../core/access/visitor.js';
+import { visitorOf } from './visitor.js';
 
 /** Access of the visitor making `req` to a node of the tree. */
 export function accessOf(req: Request, node: TreeNode): AccessResult {
-  return resolveAccess(node, heldTokens(req), urlToken(req));
+  return resolveAccess(node, visitorOf(req));
 }
 
 /**
@@ -22,6 +23,11 @@ export function accessOf(req: Request, node: TreeNode): AccessResult {
 export type ReadableMedia = (req: Request, album: Album) => Promise<readonly ReadableFile[]>;
 
 export interface GalleryAccess {
+  /** The media resolver on a Visitor: for callers outside Express (server/public/front-door.ts). */
+  readonly mediaFor: VisitorMediaResolver;
+  readonly albumFor: (visitor: Visitor, raw: unknown) => Promise<ResolvedAlbum>;
+  readonly readableFor: (visitor: Visitor, album: Album) => Promise<readonly ReadableFile[]>;
+  /** The same three for a request, its visitor read by visitorOf. */
   readonly resolveMedia: MediaResolver;
   readonly resolveAlbum: AlbumResolver;
   readonly readableMedia: ReadableMedia;
@@ -43,8 +49,8 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
   const itemsByName = new WeakMap<TreeNode, Map<string, MediaItem>>();
   const locateMedia = createMediaLocator(index, albumsDir);
 
-  function requireAccess(req: Request, node: TreeNode): void {
-    if (!mayOpen(req, node)) throw unauthorized('This album is protected: unlock it first');
+  function requireAccess(visitor: Visitor, node: TreeNode): void {
+    if (!mayOpen(visitor, node)) throw unauthorized('This album is protected: unlock it first');
   }
 
   /** A 5,000-photo album is not scanned on every request. */
@@ -57,7 +63,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     return byName.get(name);
   }
 
-  const resolveMedia: MediaResolver = async (req, raw) => {
+  const mediaFor: VisitorMediaResolver = async (visitor, raw) => {
     const relPath = parseRelativePath(raw);
     const slash = relPath.lastIndexOf('/');
     const kind = mediaKind(relPath);
@@ -65,21 +71,21 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     const album = index.album(relPath.slice(0, slash));
     if (!album) throw notFound('File not found');
     // Access before the file lookup, so a locked album answers 401 for any file name.
-    requireAccess(req, album);
+    requireAccess(visitor, album);
     const item = itemOf(album, relPath.slice(slash + 1));
     const where = item && (await locateMedia(album, item));
     if (!where) throw notFound('File not found');
-    if (where.realAlbum !== album) requireAccess(req, where.realAlbum);
+    if (where.realAlbum !== album) requireAccess(visitor, where.realAlbum);
     return { relPath, absPath: where.absPath, kind, albumPath: album.path, protected: isProtected(album) || isProtected(where.realAlbum) } satisfies ResolvedMedia;
   };
 
-  const readableMedia: ReadableMedia = async (req, album) => {
+  const readableFor = async (visitor: Visitor, album: Album): Promise<readonly ReadableFile[]> => {
     const located = await Promise.all(album.media.map((item) => locateMedia(album, item)));
     // One access decision per album a link leads into, not one per link.
     const opens = new Map<Album, boolean>([[album, true]]);
     const mayRead = (where: MediaLocation) => {
       let may = opens.get(where.realAlbum);
-      if (may === undefined) opens.set(where.realAlbum, (may = mayOpen(req, where.realAlbum)));
+      if (may === undefined) opens.set(where.realAlbum, (may = mayOpen(visitor, where.realAlbum)));
       return may;
     };
     const readable: ReadableFile[] = [];
@@ -90,25 +96,33 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     return readable;
   };
 
-  const resolveAlbum: AlbumResolver = async (req, raw) => {
+  const albumFor = async (visitor: Visitor, raw: unknown): Promise<ResolvedAlbum> => {
     const albumPath = parseRelativePath(raw);
     const album = hasHiddenSegment(albumPath) ? undefined : index.album(albumPath);
     if (!album) throw notFound('Album not found');
-    requireAccess(req, album);
+    requireAccess(visitor, album);
     return {
       path: album.path,
       name: album.name,
       title: album.meta.title,
-      readable: () => readableMedia(req, album),
+      readable: () => readableFor(visitor, album),
       protected: isProtected(album),
     } satisfies ResolvedAlbum;
   };
 
-  return { resolveMedia, resolveAlbum, readableMedia, locateMedia };
+  return {
+    mediaFor,
+    albumFor,
+    readableFor,
+    resolveMedia: (req, raw) => mediaFor(visitorOf(req), raw),
+    resolveAlbum: (req, raw) => albumFor(visitorOf(req), raw),
+    readableMedia: (req, album) => readableFor(visitorOf(req), album),
+    locateMedia,
+  };
 }
 
-function mayOpen(req: Request, node: TreeNode): boolean {
-  // Nothing on the chain has a password: access is granted whatever the visitor holds, so
-  // the cookie and query need not be parsed (resolveAccess would say the same).
-  return !isProtected(node) || accessOf(req, node).granted;
+function mayOpen(visitor: Visitor, node: TreeNode): boolean {
+  // Nothing on the chain has a password: access is granted whatever the visitor holds
+  // (resolveAccess would say the same, after comparing every token).
+  return !isProtected(node) || resolveAccess(node, visitor).granted;
 }

@@ -12,7 +12,7 @@ import { cardFor, listedChildren } from './cards.js';
 import type { DimensionsProvider } from './dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, type MediaView, mediaViews, pageCount } from './media-items.js';
 import type { MediaStats } from './media-stats.js';
-import { albumPageUrl, downloadUrl } from './urls.js';
+import { albumPageUrl, downloadUrl } from '../../core/urls.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';

@@ -2,7 +2,7 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { MediaStats } from './media-stats.js';
-import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
+import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
 export interface CardView {
   readonly title: string;

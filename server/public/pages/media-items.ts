@@ -3,7 +3,7 @@ import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
-import { originalUrl, thumbnailSrcset, thumbnailUrl } from './urls.js';
+import { originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;

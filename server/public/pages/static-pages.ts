@@ -8,7 +8,7 @@ import type { HomeContentStore } from '../../core/home-content.js';
 import { isWebImage } from '../../core/media-catalogue.js';
 import { type CardView, cardFor, listedChildren } from './cards.js';
 import type { MediaStats } from './media-stats.js';
-import { albumPageUrl, encodePath } from './urls.js';
+import { albumPageUrl, encodePath } from '../../core/urls.js';
 
 export interface StaticPage {
   readonly html: string;

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
-import { type Express, type Request, type RequestHandler, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
+import { ANONYMOUS } from '../../core/access/visitor.js';
 import { badRequest, missingParameter } from '../../core/errors.js';
 import type { MetadataService } from '../../media/metadata.js';
 import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../../core/media-catalogue.js';
 import { closeQuietly, type OpenThumbnail, type ThumbnailCache } from '../../media/thumbnails.js';
-import type { MediaResolver } from '../resolvers.js';
+import type { EarlyAnswer } from '../front-door.js';
+import type { MediaResolver, VisitorMediaResolver } from '../resolvers.js';
 
 export interface MediaApiOptions {
   readonly thumbnails: ThumbnailCache;
@@ -31,7 +33,7 @@ function cacheControl(isProtected: boolean, maxAge: number): string {
  * GET /api/thumbnail?path=&size=, GET /api/exif?path=, GET /api/video-info?path=
  * (docs/api.md#public-server). Mount with `app.use(router)`: the paths are absolute.
  */
-export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log = console.error }: MediaApiOptions): Router & { [CACHED_THUMBNAIL]: CachedThumbnailAnswer } {
+export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log = console.error }: MediaApiOptions): Router {
   const router = Router();
 
   router.get('/api/thumbnail', async function thumbnail(req, res) {
@@ -58,35 +60,8 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log =
   router.get('/api/exif', metadataRoute('image', (p) => metadata.exif(p)));
   router.get('/api/video-info', metadataRoute('video', (p) => metadata.videoInfo(p)));
 
-  return Object.assign(router, { [CACHED_THUMBNAIL]: createCachedThumbnailAnswer(thumbnails, resolveMedia) });
+  return router;
 }
-
-/**
- * What the app does to every response before a route answers (the request log line, the
- * security headers), applied by the answer below once it knows it will answer.
- */
-export type ResponsePreamble = (req: IncomingMessage, res: ServerResponse) => void;
-
-/**
- * Answers a request before the app's router when it is a plain GET of a fresh cached
- * thumbnail of a public album. `false` at once for a request it does not even look at (no
- * waiting for anything), else a promise of whether it answered; when it did not, nothing
- * was sent and the request goes through the app as usual.
- */
-export type CachedThumbnailAnswer = (req: IncomingMessage, res: ServerResponse, preamble: ResponsePreamble) => false | Promise<boolean>;
-
-/** Key of the CachedThumbnailAnswer on the router createMediaApiRouter returns. */
-export const CACHED_THUMBNAIL = Symbol('cached thumbnail answer');
-
-export function cachedThumbnailAnswerOf(router: Router): CachedThumbnailAnswer | undefined {
-  return (router as Router & { [CACHED_THUMBNAIL]?: CachedThumbnailAnswer })[CACHED_THUMBNAIL];
-}
-
-/**
- * A visitor holding no token, cookie or header: resolveMedia grants it exactly the files of
- * public albums, so whatever it resolves for this request anyone may see.
- */
-const NOBODY = Object.freeze({ get: () => undefined, header: () => undefined, headers: Object.freeze({}), cookies: Object.freeze({}), signedCookies: Object.freeze({}), query: Object.freeze({}) }) as unknown as Request;
 
 /**
  * The hot path of an album page, outside Express. Express costs a cache hit more than the
@@ -97,13 +72,17 @@ const NOBODY = Object.freeze({ get: () => undefined, header: () => undefined, he
  * (`npm run bench`; the spread is the machine's other load). Everything else takes the full path: protected
  * albums (access depends on the visitor), conditional requests (304), HEAD, anything unusual
  * in the URL, cache misses, large files and every error, so each answer given here is one
- * the full path would give as well, headers and bytes.
+ * the full path would give as well, headers and bytes. Asked by the front door
+ * (server/public/front-door.ts), which has already started the request log and set the
+ * security headers, as the app's first middleware did.
  */
-function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: MediaResolver): CachedThumbnailAnswer {
-  async function answer(req: IncomingMessage, res: ServerResponse, preamble: ResponsePreamble, rawPath: string, size: ThumbnailSize): Promise<boolean> {
+export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor: VisitorMediaResolver): EarlyAnswer {
+  async function answer(res: ServerResponse, rawPath: string, size: ThumbnailSize): Promise<boolean> {
     let file: OpenThumbnail | undefined;
     try {
-      const media = await resolveMedia(NOBODY, rawPath);
+      // Asked as a visitor holding nothing: granted exactly the files of public albums, so
+      // whatever it resolves for this request anyone may see.
+      const media = await mediaFor(ANONYMOUS, rawPath);
       if (media.protected) return false;
       file = await thumbnails.openIfFresh(media, size);
       if (!file) return false;
@@ -116,9 +95,8 @@ function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: M
       // 400, 401, 404, or a file that went away: the full path answers it properly.
       return false;
     }
-    // Gone while the file was read: the full path logs it as aborted.
-    if (res.destroyed) return false;
-    preamble(req, res);
+    // Gone while the file was read: nothing left to send (the request log marks it aborted).
+    if (res.destroyed) return true;
     res.setHeader('Content-Type', 'image/jpeg');
     res.setHeader('Cache-Control', `${cacheControl(false, ONE_YEAR)}, immutable`);
     res.setHeader('ETag', etagOf(file));
@@ -127,7 +105,7 @@ function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: M
     return true;
   }
 
-  return function answerCachedThumbnail(req, res, preamble) {
+  return function answerCachedThumbnail(req, res) {
     if (req.method !== 'GET') return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -137,42 +115,7 @@ function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, resolveMedia: M
     const query = querystring.parse(url.slice(q + 1));
     const size = query.size;
     if (typeof query.path !== 'string' || query.path === '' || !isThumbnailSize(size)) return false;
-    return answer(req, res, preamble, query.path, size);
-  };
-}
-
-type Handle = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
-
-/**
- * Puts the cached-thumbnail answers of these routers in front of the app's router, for
- * every way the app is called (`app.listen`, supertest, mounting in another app).
- */
-export function answerBeforeRouter(app: Express, routers: readonly Router[], preamble: ResponsePreamble): void {
-  const answers = routers.map(cachedThumbnailAnswerOf).filter((a): a is CachedThumbnailAnswer => a !== undefined);
-  if (answers.length === 0) return;
-  const target = app as unknown as { handle: Handle };
-  const handle = target.handle.bind(app);
-  // The first answer that takes the request decides; the next ones are asked only after a no.
-  const ask = (i: number, req: IncomingMessage, res: ServerResponse): false | Promise<boolean> => {
-    for (; i < answers.length; i++) {
-      const pending = answers[i]!(req, res, preamble);
-      if (pending !== false) return pending.then((answered) => answered || Promise.resolve(ask(i + 1, req, res)));
-    }
-    return false;
-  };
-  target.handle = (req, res, next) => {
-    const pending = ask(0, req, res);
-    if (pending === false) return handle(req, res, next);
-    pending.then(
-      (answered) => {
-        if (!answered) handle(req, res, next);
-      },
-      (err: unknown) => {
-        // Only the preamble can throw this late: the app answers instead, unless it is too late.
-        if (!res.headersSent) handle(req, res, next);
-        else res.destroy(err instanceof Error ? err : undefined);
-      },
-    );
+    return answer(res, query.path, size);
   };
 }
 

@@ -3,12 +3,13 @@ import { isCrossSite } from '../access/cross-site.js';
 import { attemptState, type PasswordLimiter, remainingAttempts } from '../access/password-limiter.js';
 import { resolveAccess } from '../../core/access/resolve-access.js';
 import { safeEqual } from '../../core/access/safe-equal.js';
-import { cookieTokens, grantTokens, heldTokens } from '../access/tokens.js';
+import { cookieTokens, grantTokens } from '../access/tokens.js';
+import { visitorOf } from '../access/visitor.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { Album } from '../../core/albums/album-tree.js';
 import { badRequest, forbidden, missingParameter, notFound } from '../../core/errors.js';
 import { parseRelativePath } from '../../core/paths.js';
-import { albumPageUrl } from '../pages/urls.js';
+import { albumPageUrl } from '../../core/urls.js';
 
 export const BODY_LIMIT = '100kb';
 const RATE_LIMITED_MESSAGE = 'Too many failed attempts. Please retry in 15 minutes.';
@@ -71,7 +72,7 @@ type Outcome = { kind: 'open' } | { kind: 'unlocked'; tokens: string[] } | { kin
  * with the album that blocks access; an attempt counts only when it is wrong.
  */
 function checkPassword(req: Request, res: Response, deps: PasswordRoutesDeps, album: Album, password: string, held: readonly string[]): Outcome {
-  const access = resolveAccess(album, held);
+  const access = resolveAccess(album, { held, urlToken: undefined });
   if (access.granted) return { kind: 'open' };
   const state = attemptState(res);
   if (state.rateLimited) return { kind: 'rate-limited' };
@@ -99,7 +100,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const password = stringField(body, 'password', true)!;
     const returnUrl = stringField(body, 'returnUrl', false);
     const target = albumPageUrl(album.path);
-    const outcome = checkPassword(req, res, deps, album, password, heldTokens(req));
+    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req).held);
     switch (outcome.kind) {
       case 'rate-limited':
         return res.redirect(302, `${target}?error=rate-limited`);
@@ -118,7 +119,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const body = req.body as Record<string, unknown> | undefined;
     const album = albumFrom(deps.index, body);
     const password = stringField(body, 'password', true)!;
-    const outcome = checkPassword(req, res, deps, album, password, heldTokens(req));
+    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req).held);
     if (outcome.kind === 'rate-limited') return res.status(429).json(rateLimitedBody());
     if (outcome.kind === 'wrong') return res.status(401).json({ success: false, error: 'Wrong password', remainingAttempts: remainingAttempts(req) });
     if (outcome.kind === 'unlocked') grantTokens(req, res, deps.production, outcome.tokens);
@@ -137,7 +138,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const listed = body?.unlockedTokens ?? [];
     if (!Array.isArray(listed) || !listed.every((t) => typeof t === 'string')) throw badRequest('Invalid parameter: unlockedTokens must be an array of strings');
     const bodyTokens = (listed as string[]).slice(0, 64);
-    const held = [...heldTokens(req), ...bodyTokens];
+    const held = [...visitorOf(req).held, ...bodyTokens];
 
     const respondGranted = (granted: string[]) => {
       const fresh = granted.filter((t) => !cookieTokens(req).includes(t));
@@ -145,7 +146,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
       return res.json({ success: true, unlockedTokens: [...new Set([...bodyTokens, ...granted])] });
     };
 
-    const access = resolveAccess(album, held, provided);
+    const access = resolveAccess(album, { held, urlToken: provided });
     if (access.granted) return respondGranted(access.viaUrlToken ? [access.viaUrlToken] : []);
     const blocked = { success: false, requiresPassword: true, blockingAlbum: { path: access.blocking.path, title: access.blocking.meta.title } };
     if (password === undefined) return res.status(401).json(blocked);

@@ -1,10 +1,16 @@
-/** URL builders shared by views and routes: one place encodes album paths. */
+/** URL builders of the public site, shared by its views and routes and by the admin: one place encodes album paths. */
 
-import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize } from '../../core/media-catalogue.js';
+import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize } from './media-catalogue.js';
 
 export const encodePath = (relPath: string): string => relPath.split('/').map(encodeURIComponent).join('/');
 
 export const albumPageUrl = (albumPath: string): string => (albumPath === '' ? '/photos' : `/photos/${encodePath(albumPath)}`);
+
+/**
+ * The share link of an album (docs/api.md#access): its page with the album's token, which
+ * opens it without the password when the album allows anonymous access.
+ */
+export const sharePath = (albumPath: string, token: string): string => `${albumPageUrl(albumPath)}?token=${encodeURIComponent(token)}`;
 
 export const originalUrl = (mediaPath: string): string => `/albums/${encodePath(mediaPath)}`;
 

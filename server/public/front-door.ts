@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { logRequest } from '../http/request-log.js';
+import { setSecurityHeaders } from '../http/security-headers.js';
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Answers a request before the app when it can: `false` at once for a request it does not
+ * even look at, else a promise of whether it answered. When it did not, nothing was sent and
+ * the app answers as usual, so whatever it answers must be what the app would answer.
+ */
+export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => false | Promise<boolean>;
+
+export interface FrontDoorOptions {
+  /** The public Express app: everything no early answer takes. */
+  readonly app: RequestListener;
+  /** One JSON line per request (server/http/request-log.ts); none when absent. */
+  readonly requestLog?: (line: string) => void;
+  /** Asked in order; the first that answers decides. */
+  readonly earlyAnswers?: readonly EarlyAnswer[];
+}
+
+/**
+ * The request listener of the public server (`http.createServer(handler)`, supertest): what
+ * every response gets (the request log line, its clock started on arrival, and the security
+ * headers), then the early answers (fresh cached public thumbnails, cheaper outside Express:
+ * see server/public/routes/media-api.ts), then the Express app for everything else.
+ */
+export function createFrontDoor({ app, requestLog, earlyAnswers = [] }: FrontDoorOptions): RequestListener {
+  const ask = (i: number, req: IncomingMessage, res: ServerResponse): false | Promise<boolean> => {
+    for (; i < earlyAnswers.length; i++) {
+      const pending = earlyAnswers[i]!(req, res);
+      if (pending !== false) return pending.then((answered) => answered || Promise.resolve(ask(i + 1, req, res)));
+    }
+    return false;
+  };
+
+  return function frontDoor(req, res) {
+    if (requestLog) logRequest(req, res, requestLog);
+    setSecurityHeaders(res);
+    const pending = ask(0, req, res);
+    if (pending === false) return app(req, res);
+    pending.then(
+      (answered) => {
+        if (!answered) app(req, res);
+      },
+      (err: unknown) => {
+        // An early answer that failed part way: the app answers instead, unless it is too late.
+        if (!res.headersSent) app(req, res);
+        else res.destroy(err instanceof Error ? err : undefined);
+      },
+    );
+  };
+}
