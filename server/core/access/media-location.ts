@@ -20,6 +20,11 @@ export interface MediaLocation {
  */
 export type LocateMedia = (album: TreeNode, item: MediaItem) => Promise<MediaLocation | undefined>;
 
+/** The same for every media item of an album, in album order. */
+export type LocateAll = (album: TreeNode) => Promise<readonly (MediaLocation | undefined)[]>;
+
+export type MediaLocator = LocateMedia & { readonly all: LocateAll };
+
 /**
  * How long a look at the disk is trusted. A rescan of the index (the watcher sees any change
  * in an album directory, a replaced symlink included) makes new nodes and items, so entries
@@ -48,10 +53,13 @@ interface Remembered<T> {
  * tells plain files from links, so a page of a 5,000-photo album costs no syscall per photo;
  * only links are followed, each with one realpath and one stat.
  */
-export function createMediaLocator(index: AlbumIndex, albumsDir: string): LocateMedia {
+export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaLocator {
   const listings = new WeakMap<TreeNode, Remembered<Listing | undefined>>();
   const linkTargets = new WeakMap<MediaItem, Remembered<MediaLocation | undefined>>();
   const namesOf = new WeakMap<TreeNode, ReadonlySet<string>>();
+  // Per listing, so it lives as long as one look at the directory: an album page asks for all
+  // 5,000 items of an album on every view, and most albums hold no link at all.
+  const plainFiles = new WeakMap<Listing, readonly (MediaLocation | undefined)[]>();
 
   /** Shares one look among concurrent callers, and forgets a failure at once. */
   function remembered<K extends object, T>(map: WeakMap<K, Remembered<T>>, key: K, look: () => Promise<T>): Promise<T> {
@@ -115,7 +123,28 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): Locate
     }
   }
 
-  return async function locateMedia(album, item) {
+  function plainLocations(album: Album, listing: Listing): readonly (MediaLocation | undefined)[] {
+    let plain = plainFiles.get(listing);
+    if (!plain) {
+      plain = album.media.map((item) => (listing.files.has(item.name) ? { absPath: path.join(listing.dir, item.name), realAlbum: album } : undefined));
+      plainFiles.set(listing, plain);
+    }
+    return plain;
+  }
+
+  const locateAll: LocateAll = async (album) => {
+    const listing = isAlbum(album) ? await remembered(listings, album, () => readListing(album)) : undefined;
+    if (!listing || !isAlbum(album)) return album.media.map(() => undefined);
+    const plain = plainLocations(album, listing);
+    if (listing.links.size === 0) return plain;
+    return Promise.all(
+      album.media.map((item, i) =>
+        plain[i] ?? (listing.links.has(item.name) ? remembered(linkTargets, item, () => followLink(item, path.join(listing.dir, item.name))) : undefined),
+      ),
+    );
+  };
+
+  const locateMedia: LocateMedia = async (album, item) => {
     if (!isAlbum(album)) return undefined;
     const listing = await remembered(listings, album, () => readListing(album));
     if (!listing) return undefined;
@@ -124,4 +153,6 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): Locate
     if (!listing.links.has(item.name)) return undefined;
     return remembered(linkTargets, item, () => followLink(item, file));
   };
+
+  return Object.assign(locateMedia, { all: locateAll });
 }

@@ -79,8 +79,14 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     return { relPath, absPath: where.absPath, kind, albumPath: album.path, protected: isProtected(album) || isProtected(where.realAlbum) } satisfies ResolvedMedia;
   };
 
+  // An album of plain files (no links) reads the same for every visitor let into it.
+  const allPlain = new WeakMap<readonly (MediaLocation | undefined)[], readonly ReadableFile[]>();
+
   const readableFor = async (visitor: Visitor, album: Album): Promise<readonly ReadableFile[]> => {
-    const located = await Promise.all(album.media.map((item) => locateMedia(album, item)));
+    const located = await locateMedia.all(album);
+    const known = allPlain.get(located);
+    if (known) return known;
+    const plain = located.every((where) => where === undefined || where.realAlbum === album);
     // One access decision per album a link leads into, not one per link.
     const opens = new Map<Album, boolean>([[album, true]]);
     const mayRead = (where: MediaLocation) => {
@@ -93,6 +99,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       const where = located[i];
       if (where && mayRead(where)) readable.push({ item, absPath: where.absPath, protected: isProtected(album) || isProtected(where.realAlbum) });
     });
+    if (plain) allPlain.set(located, readable);
     return readable;
   };
 
