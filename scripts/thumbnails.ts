@@ -15,6 +15,7 @@
 import { createMediaLocator } from '../server/core/access/media-location.js';
 import { AlbumIndex } from '../server/core/albums/album-index.js';
 import { loadConfig } from '../server/core/config.js';
+import { createLogger } from '../server/core/logger.js';
 import { thumbnailRoot } from '../server/core/media-catalogue.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
@@ -46,7 +47,8 @@ async function main(argv: string[]): Promise<number> {
 
   let index: AlbumIndex;
   try {
-    index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: (_level, message) => console.error(message) });
+    // Album warnings join the progress on stderr; stdout keeps the summary alone.
+    index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: createLogger({ destination: process.stderr }) });
   } catch (err) {
     console.error(`cannot read the albums directory ${config.albumsDir}: ${(err as Error).message}`);
     return 1;
@@ -67,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
 
   // The feed below never has more than `inFlight` tasks out, so the queue is never full.
   const inFlight = config.workers * 2;
-  const pool = createMediaPool({ workers: config.workers, maxQueue: inFlight, log: () => {} });
+  // Failures are listed in the summary instead.
+  const pool = createMediaPool({ workers: config.workers, maxQueue: inFlight, log: createLogger({ level: 'silent' }) });
   const cache = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const progress = new Progress(files.length);
   const failures: Failure[] = [];

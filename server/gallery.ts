@@ -4,9 +4,10 @@ import { AlbumIndex } from './core/albums/album-index.js';
 import { createApp } from './public/app.js';
 import { createFrontDoor, type RequestListener } from './public/front-door.js';
 import type { Config } from './core/config.js';
+import type { Logger } from './core/logger.js';
 import { HomeContentStore } from './core/home-content.js';
 import { createMetadataService } from './media/metadata.js';
-import { createMediaPool, MediaTaskError, type MediaPool } from './media/pool.js';
+import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
@@ -19,9 +20,9 @@ export interface GalleryOptions {
   readonly now?: () => number;
   /** Watch the album tree and content for changes (default true). */
   readonly watch?: boolean;
-  readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /** One JSON line per request (see server/http/request-log.ts). */
-  readonly requestLog?: (line: string) => void;
+  readonly log: Logger;
+  /** Where each request's line goes (server/http/request-log.ts); none when absent. */
+  readonly requestLog?: Logger;
   /** Tasks waiting for a worker before requests get 503 (default 16 per worker). */
   readonly maxQueue?: number;
 }
@@ -36,21 +37,20 @@ export interface Gallery {
 }
 
 /** Builds the public gallery: album index, home content, media pool and the app. */
-export async function createGallery(config: Config, opts: GalleryOptions = {}): Promise<Gallery> {
-  const log = opts.log ?? ((level, message) => (level === 'info' ? console.log(message) : console.warn(message)));
-  const logError = (message: string, err: unknown) => log('error', `${message}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+export async function createGallery(config: Config, opts: GalleryOptions): Promise<Gallery> {
+  const { log } = opts;
   const watch = opts.watch ?? true;
   const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, log });
-  const home = new HomeContentStore(config.contentDir, (m) => log('warn', m));
+  const home = new HomeContentStore(config.contentDir, log);
   await home.load();
   if (watch) home.watch();
-  const pool = createMediaPool({ workers: config.workers, maxQueue: opts.maxQueue ?? config.workers * 16, log: logError });
+  const pool = createMediaPool({ workers: config.workers, maxQueue: opts.maxQueue ?? config.workers * 16, log });
   const limiter = createPasswordLimiter(opts.now);
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
   const stats = new MediaStats(locateMedia);
-  const dimensions = new DimensionsCache({ locate: locateMedia, cacheDir: config.cacheDir, reader: pool, log: logError });
+  const dimensions = new DimensionsCache({ locate: locateMedia, cacheDir: config.cacheDir, reader: pool, log });
   const app = createApp({
     config,
     index,
@@ -60,14 +60,13 @@ export async function createGallery(config: Config, opts: GalleryOptions = {}): 
     readableMedia,
     locateMedia,
     apiRouters: [
-      createMediaApiRouter({ thumbnails, metadata, resolveMedia, log: logError }),
-      createDownloadRouter({ resolveAlbum, log: logError }),
+      createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }),
+      createDownloadRouter({ resolveAlbum, log }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],
     stats,
     dimensions: dimensions.provide,
-    // The pool already logged the failure of a media task; the error handler logs the rest.
-    log: (message, err) => (err instanceof MediaTaskError ? undefined : logError(message, err)),
+    log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
   return {

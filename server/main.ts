@@ -2,22 +2,19 @@ import './uv-threadpool.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
+import { createLogger } from './core/logger.js';
 import { createGallery } from './gallery.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function log(message: string): void {
-  console.log(JSON.stringify({ time: new Date().toISOString(), msg: message }));
-}
+/** JSON lines on stdout: one per request, and the server's own. */
+const log = createLogger();
 
 /** Entry point of the public server: `npm start`, or PM2 with ecosystem.config.cjs. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const gallery = await createGallery(config, {
-    requestLog: (line) => console.log(line),
-    log: (level, message) => (level === 'info' ? log(message) : console.warn(JSON.stringify({ time: new Date().toISOString(), level, msg: message }))),
-  });
+  const gallery = await createGallery(config, { log, requestLog: log });
   const server = http.createServer(gallery.handler).listen(config.port, config.host ?? '::');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -25,7 +22,8 @@ async function main(): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? 'localhost' : config.host;
-  console.log(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);
+  // The ready line: test/server/shutdown.test.ts and bench/server-process.ts wait for its text.
+  log.info(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);
   // PM2 (wait_ready) switches traffic to this process only now.
   process.send?.('ready');
 
@@ -33,16 +31,16 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${signal} received: finishing in-flight requests`);
+    log.info(`${signal} received: finishing in-flight requests`);
     const force = setTimeout(() => {
-      log('grace period over: closing remaining connections');
+      log.warn('grace period over: closing remaining connections');
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     // close() stops accepting and waits for in-flight responses; idle keep-alives go at once.
     server.close(() => {
       void gallery.close().then(() => {
-        log('stopped');
+        log.info('stopped');
         process.exit(0);
       });
     });
@@ -53,6 +51,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  log.error(err instanceof Error ? err.message : String(err));
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import type { AlbumFiles } from './album-files.js';
 import type { KeyedQueue } from './keyed-queue.js';
 
@@ -20,5 +21,5 @@ export interface AdminContext {
   readonly uploads: UploadLimits;
   /** Rescans the album index after a write, so the next list shows it; never fails the request. */
   readonly refreshIndex: () => Promise<void>;
-  readonly log: (message: string, err?: unknown) => void;
+  readonly log: Logger;
 }

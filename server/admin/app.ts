@@ -2,6 +2,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
 import { notFound } from '../core/errors.js';
 import type { AdminContext } from './admin-context.js';
@@ -27,7 +28,7 @@ export interface AdminDeps {
   readonly index: AlbumIndex;
   /** Per-file upload limit; tests lower it to reach the 413 without a 2 GB body. */
   readonly maxUploadBytes?: number;
-  readonly log?: (message: string, err?: unknown) => void;
+  readonly log: Logger;
   /** Folder holding `admin/` templates and `assets/admin/`; found from this module by default. */
   readonly viewsDir?: string;
 }
@@ -37,7 +38,7 @@ export interface AdminDeps {
  * a 404, is answered to a rebound host name or a foreign page.
  */
 export function createAdminApp(config: Config, deps: AdminDeps): Express {
-  const log = deps.log ?? ((message: string, err?: unknown) => (err === undefined ? console.error(message) : console.error(message, err)));
+  const { log } = deps;
   const queue = new KeyedQueue();
   const ctx: AdminContext = {
     config,
@@ -49,7 +50,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
       try {
         await deps.index.rescan();
       } catch (err) {
-        log('album index rescan failed after a write', err);
+        log.error({ err }, 'album index rescan failed after a write');
       }
     },
     log,

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { AlbumIndex } from '../core/albums/album-index.js';
 import { ConfigError, loadConfig } from '../core/config.js';
+import { createLogger } from '../core/logger.js';
 import { createAdminApp } from './app.js';
 import { UPLOADS_DIR } from './routes/media-upload.js';
 
@@ -12,10 +13,13 @@ const ADMIN_HOST = '127.0.0.1';
 const REQUEST_TIMEOUT_MS = 60 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** JSON lines on stdout, as the public server's. */
+const log = createLogger();
+
 async function main(): Promise<void> {
   const config = loadConfig();
-  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: true });
-  const app = createAdminApp(config, { index });
+  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: true, log });
+  const app = createAdminApp(config, { index, log });
 
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, app);
   await new Promise<void>((resolve, reject) => {
@@ -31,13 +35,13 @@ async function main(): Promise<void> {
     [config.albumsDir, config.contentDir].map((dir) => fs.rm(path.join(dir, UPLOADS_DIR), { recursive: true, force: true })),
   );
   const { port } = server.address() as { port: number };
-  console.log(`Admin server ready on http://${ADMIN_HOST}:${port}/ (albums: ${config.albumsDir})`);
+  log.info(`Admin server ready on http://${ADMIN_HOST}:${port}/ (albums: ${config.albumsDir})`);
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal} received, closing the admin server`);
+    log.info(`${signal} received, closing the admin server`);
     // Stop accepting, let in-flight requests (an upload being verified) finish, then leave.
     server.close(() => {
       index.close();
@@ -45,7 +49,7 @@ async function main(): Promise<void> {
     });
     server.closeIdleConnections();
     setTimeout(() => {
-      console.error('admin server: requests still open after the grace period, exiting anyway');
+      log.warn('admin server: requests still open after the grace period, exiting anyway');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
   };
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `admin server: ${err.message}` : err);
+  if (err instanceof ConfigError) log.error(`admin server: ${err.message}`);
+  else log.error({ err }, 'admin server failed to start');
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Logger } from './logger.js';
 
 export interface HomeIntro {
   readonly title: string;
@@ -115,9 +116,9 @@ export class HomeContentStore extends EventEmitter {
   #watchers: fs.FSWatcher[] = [];
   #timer: NodeJS.Timeout | undefined;
   readonly #dir: string;
-  readonly #log: (message: string) => void;
+  readonly #log: Logger;
 
-  constructor(contentDir: string, log: (message: string) => void = console.warn) {
+  constructor(contentDir: string, log: Logger) {
     super();
     this.#dir = contentDir;
     this.#log = log;
@@ -136,7 +137,7 @@ export class HomeContentStore extends EventEmitter {
     try {
       this.#content = parseHomeContent(await fs.promises.readFile(file, 'utf8'));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#log(`cannot read ${file}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.#log.warn(`cannot read ${file}: ${(err as Error).message}`);
       this.#content = EMPTY;
     }
     this.#version++;
@@ -165,7 +166,7 @@ export class HomeContentStore extends EventEmitter {
         w.on('error', () => w.close());
         this.#watchers.push(w);
       } catch (err) {
-        this.#log(`cannot watch ${dir}: ${(err as Error).message}`);
+        this.#log.warn(`cannot watch ${dir}: ${(err as Error).message}`);
       }
     }
   }

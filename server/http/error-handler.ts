@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { HttpError, notFound } from '../core/errors.js';
 import { toHttpError } from './domain-errors.js';
+import type { Logger } from '../core/logger.js';
 
 /**
  * A Node system error (fs, net): its message names the path or address it failed on
@@ -70,20 +71,28 @@ function wantsJson(p: string): boolean {
 /** Unknown `/api/*` routes answer JSON, never the HTML 404 page. */
 export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound('Unknown API endpoint'));
 
+export interface ErrorHandlerOptions {
+  readonly log: Logger;
+  /** Errors whose detail was logged where they arose (a failed media task): not logged twice. */
+  readonly alreadyLogged?: (err: unknown) => boolean;
+}
+
 /** The one place errors become responses: JSON for /api, the error page otherwise. */
-export function errorHandler(opts: { log?: (msg: string, err: unknown) => void } = {}): ErrorRequestHandler {
-  const log = opts.log ?? ((msg, err) => console.error(msg, err));
+export function errorHandler({ log, alreadyLogged = () => false }: ErrorHandlerOptions): ErrorRequestHandler {
+  const logError = (message: string, err: unknown) => {
+    if (!alreadyLogged(err)) log.error({ err }, message);
+  };
   return (thrown, req, res, next) => {
     if (res.headersSent) {
       // Too late to answer: drop the connection so the client sees a failure, not a truncated success.
-      log(`error after headers were sent on ${req.method} ${req.path}`, thrown);
+      logError(`error after headers were sent on ${req.method} ${req.path}`, thrown);
       res.destroy();
       return;
     }
     const err = toHttpError(thrown);
     const status = statusOf(err);
     // The error as thrown: its cause and kind are what the log is for.
-    if (status >= 500) log(`${req.method} ${req.path} failed`, thrown);
+    if (status >= 500) logError(`${req.method} ${req.path} failed`, thrown);
     const message = messageOf(err, status);
     resetFileHeaders(res);
     res.set(headersOf(err));
@@ -94,7 +103,7 @@ export function errorHandler(opts: { log?: (msg: string, err: unknown) => void }
     }
     res.render('error', { status, message, title: status === 404 ? 'Not found' : 'Error' }, (renderErr, html) => {
       if (renderErr) {
-        log('error page failed to render', renderErr);
+        logError('error page failed to render', renderErr);
         res.type('text/plain').send(`${status} ${message}`);
         return;
       }

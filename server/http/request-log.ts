@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../core/logger.js';
 
 /** Query parameters whose values are secrets and never reach a log. */
 const SECRET_PARAMS = new Set(['token', 'password']);
@@ -18,8 +19,8 @@ export function scrubUrl(url: string): string {
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
 
-export interface RequestLogLine {
-  readonly time: string;
+/** The fields of a request's line; the logger adds `level` and `time`. */
+export interface RequestLogFields {
   readonly method: string;
   readonly url: string;
   readonly status: number;
@@ -30,11 +31,11 @@ export interface RequestLogLine {
 }
 
 /**
- * One JSON line per request, written when the response ends; the clock starts here, so call
- * it first thing (server/public/front-door.ts). Never the cookie, headers or body: passwords
- * travel in bodies and tokens in cookies, headers and scrubbed queries.
+ * One JSON line per request at level info, written when the response ends; the clock starts
+ * here, so call it first thing (server/public/front-door.ts). Never the cookie, headers or
+ * body: passwords travel in bodies and tokens in cookies, headers and scrubbed queries.
  */
-export function logRequest(req: IncomingMessage, res: ServerResponse, write: (line: string) => void): void {
+export function logRequest(req: IncomingMessage, res: ServerResponse, log: Logger): void {
   const start = process.hrtime.bigint();
   // Read before any router rewrites req.url for a mounted app.
   const url = scrubUrl(req.url ?? '/');
@@ -42,8 +43,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, write: (li
   const finish = (aborted: boolean) => {
     if (done) return;
     done = true;
-    const line: RequestLogLine = {
-      time: new Date().toISOString(),
+    const fields: RequestLogFields = {
       method: req.method ?? '',
       url,
       status: res.statusCode,
@@ -51,7 +51,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, write: (li
       ...(res.getHeader('content-length') !== undefined ? { bytes: Number(res.getHeader('content-length')) } : {}),
       ...(aborted ? { aborted: true } : {}),
     };
-    write(JSON.stringify(line));
+    log.info({ ...fields });
   };
   res.once('finish', () => finish(false));
   res.once('close', () => finish(!res.writableFinished));

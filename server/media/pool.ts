@@ -15,6 +15,7 @@ import { notFound } from '../core/errors.js';
 import { isMissing } from '../core/paths.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
+import type { Logger } from '../core/logger.js';
 
 export { MediaTaskError, PoolBusyError };
 export type { MediaTaskName };
@@ -32,7 +33,7 @@ export interface MediaPoolOptions {
   /** Tasks allowed to wait for a free worker; past it a task is refused (PoolBusyError). */
   readonly maxQueue: number;
   /** Where the detail of a failed task goes (the client only sees a neutral message). */
-  readonly log?: (message: string, err: unknown) => void;
+  readonly log: Logger;
   /**
    * Milliseconds a task may run, counted from the moment a worker starts it, per kind of
    * work; the rest keep DEFAULT_TASK_DEADLINES. Tests shorten them.
@@ -75,7 +76,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   const { workers, maxQueue } = options;
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be an integer >= 1, got ${workers}`);
   if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be an integer >= 0, got ${maxQueue}`);
-  const log = options.log ?? ((message, err) => console.error(message, err));
+  const { log } = options;
   const deadlines = checkedDeadlines(options.deadlines);
 
   const piscina = new Piscina({
@@ -123,7 +124,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     } catch (err) {
       if (abort.signal.aborted) {
         // piscina has terminated the worker (and started another): nothing of the task is left.
-        log(`media task ${name} ended at its deadline for ${task.src}`, abort.signal.reason);
+        log.error({ err: abort.signal.reason }, `media task ${name} ended at its deadline for ${task.src}`);
         throw new MediaTaskError(name, abort.signal.reason, { timedOut: true });
       }
       if (isClosing(err)) {
@@ -133,7 +134,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       // Deleted after the request looked at it, while the task waited or ran: answered as if
       // it had never been there, and not worth a log line.
       if (await isGone(task.src)) throw notFound('File not found');
-      log(`media task ${name} failed for ${task.src}`, err);
+      log.error({ err }, `media task ${name} failed for ${task.src}`);
       throw new MediaTaskError(name, err);
     } finally {
       inFlight--;

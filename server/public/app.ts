@@ -8,6 +8,8 @@ import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
 import type { HomeContentStore } from '../core/home-content.js';
+import type { Logger } from '../core/logger.js';
+import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
@@ -35,7 +37,7 @@ export interface AppDeps {
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
-  readonly log?: (msg: string, err: unknown) => void;
+  readonly log: Logger;
 }
 
 /** Versioned static files: their URLs change with their content, so they cache for a year. */
@@ -86,6 +88,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
-  app.use(errorHandler({ log: deps.log }));
+  // The pool already logged the failure of a media task; the error handler logs the rest.
+  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError }));
   return app;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../core/logger.js';
 import { logRequest } from '../http/request-log.js';
 import { setSecurityHeaders } from '../http/security-headers.js';
 
@@ -14,8 +15,8 @@ export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => false |
 export interface FrontDoorOptions {
   /** The public Express app: everything no early answer takes. */
   readonly app: RequestListener;
-  /** One JSON line per request (server/http/request-log.ts); none when absent. */
-  readonly requestLog?: (line: string) => void;
+  /** Where each request's line goes (server/http/request-log.ts); none when absent. */
+  readonly requestLog?: Logger;
   /** Asked in order; the first that answers decides. */
   readonly earlyAnswers?: readonly EarlyAnswer[];
 }

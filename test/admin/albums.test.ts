@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { type AdminFixture, createAdminFixture, listDir, makeJpeg } from './support/admin-fixture.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -369,7 +370,7 @@ describe('admin /api/albums', () => {
       // A second index over the same tree stands for the public server's process.
       const { AlbumIndex } = await import('../../server/core/albums/album-index.js');
       await fx.album('2024/travel/porto', { title: 'Porto' });
-      const publicIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
+      const publicIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: quietLogger });
       try {
         fs.writeFileSync(path.join(fx.albumsDir, '2024/travel/porto/album.json'), JSON.stringify({ title: 'Porto', password: 'new' }));
         await fx.index.rescan();

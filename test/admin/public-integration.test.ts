@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../../server/core/config.js';
 import { type Gallery, createGallery } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { makeJpeg } from './support/admin-fixture.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** Retries `check` until it passes: the public server sees disk changes through its watchers, within a few seconds. */
 async function eventually(check: () => Promise<void>, timeoutMs = 8000): Promise<void> {
@@ -37,9 +38,9 @@ describe('admin and public server on one tree', function () {
     for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
     config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '0', WORKERS: '1' }, root);
     // The public server watches the tree, as in production; the admin rescans its own index after each write.
-    gallery = await createGallery(config, { watch: true, log: () => {} });
-    adminIndex = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: () => {} });
-    admin = createAdminApp(config, { index: adminIndex, log: () => {} });
+    gallery = await createGallery(config, { watch: true, log: quietLogger });
+    adminIndex = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
+    admin = createAdminApp(config, { index: adminIndex, log: quietLogger });
   });
 
   afterEach(async () => {

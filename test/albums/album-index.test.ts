@@ -7,6 +7,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { ancestorsOf, breadcrumbsOf, coverOf, descendantsOf, isProtected } from '../../server/core/albums/album-tree.js';
 import { eventually, writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+import { loggerInto } from '../support/capture-logger.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -78,7 +79,7 @@ describe('AlbumIndex', () => {
     removeTempDir(root);
   });
 
-  const open = async (watch = false) => (index = await AlbumIndex.open({ albumsDir: root, watch, debounceMs: 50, log: (_l, m) => logs.push(m) }));
+  const open = async (watch = false) => (index = await AlbumIndex.open({ albumsDir: root, watch, debounceMs: 50, log: loggerInto(logs) }));
 
   it('should list only media files, in natural order, ignoring dotfiles and other types', async () => {
     const idx = await open();

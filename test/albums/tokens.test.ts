@@ -7,6 +7,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { readVersioned, replaceIfUnchanged } from '../../server/core/albums/versioned-file.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+import { loggerInto } from '../support/capture-logger.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -123,7 +124,7 @@ describe('album tokens live in album.json', () => {
       index = await AlbumIndex.open({
         albumsDir: root,
         watch: false,
-        log: (_l, m) => logs.push(m),
+        log: loggerInto(logs),
         // The owner saves the file in the window: after our read, before our rename.
         beforeTokenWrite: (f) => {
           if (f === file && ++calls === 1) fs.writeFileSync(file, JSON.stringify({ title: 'Porto by night', password: 'late' }));
@@ -144,7 +145,7 @@ describe('album tokens live in album.json', () => {
       index = await AlbumIndex.open({
         albumsDir: root,
         watch: false,
-        log: (_l, m) => logs.push(m),
+        log: loggerInto(logs),
         beforeTokenWrite: () => fs.writeFileSync(file, JSON.stringify({ title: 'Porto', token: 'chosen-by-hand-0123456789' })),
       });
       expect(readJson(file).token).to.equal('chosen-by-hand-0123456789');
@@ -155,7 +156,7 @@ describe('album tokens live in album.json', () => {
       const dir = writeAlbum(root, '2024/trip/ro', { title: 'RO', password: 'one' });
       const file = path.join(dir, 'album.json');
       await withReadOnlyDir(dir, async () => {
-        index = await AlbumIndex.open({ albumsDir: root, watch: false, log: (_l, m) => logs.push(m) });
+        index = await AlbumIndex.open({ albumsDir: root, watch: false, log: loggerInto(logs) });
         const first = index.album('2024/trip/ro')!.meta.token;
         expect(first).to.match(UUID);
         expect(readJson(file).token).to.equal(undefined);

@@ -7,6 +7,7 @@ import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
 import { createCachedThumbnailAnswer } from '../../server/public/routes/media-api.js';
 import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+import { captureLogger } from '../support/capture-logger.js';
 
 /**
  * Cached thumbnails are answered by the front door before Express (server/public/front-door.ts,
@@ -15,7 +16,7 @@ import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixt
  */
 describe('cached thumbnails answered by the front door', () => {
   const fx = new GalleryFixture();
-  const lines: string[] = [];
+  const { logger: requestLog, raw: lines } = captureLogger();
   let app: ReturnType<typeof request>;
   const thumb = (p: string, size = 'small') => `/api/thumbnail?path=${encodeURIComponent(p)}&size=${size}`;
   /** A conditional request that matches nothing: it takes the full path and still gets a 200. */
@@ -30,7 +31,7 @@ describe('cached thumbnails answered by the front door', () => {
     });
     // A public album's file that is really a file of the locked album.
     fs.symlinkSync(fx.path('2024/x/locked/secret.jpg'), fx.path('2024/x/public/link.jpg'));
-    await fx.start({ requestLog: (line) => lines.push(line) });
+    await fx.start({ requestLog });
     app = request(fx.gallery.handler);
   });
   after(() => fx.close());

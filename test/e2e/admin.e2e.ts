@@ -9,6 +9,7 @@ import { loadConfig } from '../../server/core/config.js';
 import { makeJpeg } from '../admin/support/admin-fixture.js';
 import { launchBrowser } from '../support/browser.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 describe('admin UI in Chromium', function () {
   this.timeout(60_000);
@@ -27,8 +28,8 @@ describe('admin UI in Chromium', function () {
     for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
     const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0' }, root);
     albumsDir = config.albumsDir;
-    index = await AlbumIndex.open({ albumsDir, watch: false, log: () => {} });
-    const app = createAdminApp(config, { index, log: () => {} });
+    index = await AlbumIndex.open({ albumsDir, watch: false, log: quietLogger });
+    const app = createAdminApp(config, { index, log: quietLogger });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /**
  * The album tree of the browser tests, made of real files: JPEGs with camera EXIF (one
@@ -114,7 +115,7 @@ export class BrowserGallery {
 
   async start(): Promise<this> {
     const config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, WORKERS: '2' });
-    this.gallery = await createGallery(config, { watch: false, log: () => {} });
+    this.gallery = await createGallery(config, { watch: false, log: quietLogger });
     this.server = http.createServer(this.gallery.handler).listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => this.server.once('listening', resolve).once('error', reject));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

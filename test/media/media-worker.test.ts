@@ -17,6 +17,7 @@ import {
   writeVideo,
 } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** The worker tasks, run through a real pool on real files. */
 describe('media worker', function () {
@@ -27,7 +28,7 @@ describe('media worker', function () {
 
   before(async function () {
     dir = makeTempDir('media-worker-');
-    pool = createMediaPool({ workers: 2, maxQueue: 50, log: () => {} });
+    pool = createMediaPool({ workers: 2, maxQueue: 50, log: quietLogger });
     await Promise.all([
       writeCameraJpeg(file('camera.jpg'), 2400, 1600),
       writeJpeg(file('tiny.jpg'), 300, 200),

@@ -6,6 +6,7 @@ import { createMediaPool, type MediaPool, MediaTaskError } from '../../server/me
 import { eventually } from '../support/gallery-fixture.js';
 import { writeJpeg } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** Processes whose command line mentions `needle`, among this process's children. */
 function childrenMentioning(needle: string): number[] {
@@ -55,7 +56,7 @@ describe('media pool deadlines', function () {
     pool = createMediaPool({
       workers: 1,
       maxQueue: 4,
-      log: () => {},
+      log: quietLogger,
       deadlines: { exif: DEADLINE_MS, imageDimensions: DEADLINE_MS, videoInfo: DEADLINE_MS, videoDimensions: DEADLINE_MS },
     });
   });
@@ -70,7 +71,7 @@ describe('media pool deadlines', function () {
   });
 
   it('should refuse a deadline that is not a positive number', function () {
-    expect(() => createMediaPool({ workers: 1, maxQueue: 1, deadlines: { exif: 0 } })).to.throw(RangeError, /deadlines\.exif/);
+    expect(() => createMediaPool({ workers: 1, maxQueue: 1, deadlines: { exif: 0 }, log: quietLogger })).to.throw(RangeError, /deadlines\.exif/);
   });
 
   it('should end a task past its deadline with a MediaTaskError and replace the worker', async function () {

@@ -5,15 +5,16 @@ import request from 'supertest';
 import { createMediaPool } from '../../server/media/pool.js';
 import { createMediaTestApp, type MediaTestApp, writeJpeg } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 describe('media pool limits', function () {
   describe('createMediaPool', function () {
     it('should refuse a worker count below 1', function () {
-      expect(() => createMediaPool({ workers: 0, maxQueue: 1 })).to.throw(RangeError, /workers/);
+      expect(() => createMediaPool({ workers: 0, maxQueue: 1, log: quietLogger })).to.throw(RangeError, /workers/);
     });
 
     it('should refuse a negative queue', function () {
-      expect(() => createMediaPool({ workers: 1, maxQueue: -1 })).to.throw(RangeError, /maxQueue/);
+      expect(() => createMediaPool({ workers: 1, maxQueue: -1, log: quietLogger })).to.throw(RangeError, /maxQueue/);
     });
   });
 

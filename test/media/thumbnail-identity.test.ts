@@ -8,6 +8,7 @@ import request from 'supertest';
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { createAdminApp } from '../../server/admin/app.js';
 import { accessCookie, eventually, GalleryFixture } from '../support/gallery-fixture.js';
+import { captureLogger, quietLogger } from '../support/capture-logger.js';
 
 type Colour = 'red' | 'blue';
 const RGB: Record<Colour, string> = { red: '#ff0000', blue: '#0000ff' };
@@ -37,7 +38,7 @@ const LONGER_AGO = new Date('2015-01-02T03:04:05Z');
 describe('thumbnails follow the identity of their original', function () {
   this.timeout(30_000);
   const fx = new GalleryFixture();
-  const logged: string[] = [];
+  const { logger, lines: logged } = captureLogger();
   let app: ReturnType<typeof request>;
   const thumb = (p: string, size = 'small') => `/api/thumbnail?path=${encodeURIComponent(p)}&size=${size}`;
   const cacheFile = (size: string, rel: string) => path.join(fx.cacheDir, 'thumbnails', size, ...rel.split('/')) + '.jpg';
@@ -47,7 +48,7 @@ describe('thumbnails follow the identity of their original', function () {
       '2024/x/public': { meta: { title: 'Public', token: 't-public-0123456789' } },
       '2024/x/family': { meta: { title: 'Family', password: 'pw', token: 't-family-0123456789' } },
     });
-    await fx.start({ env: { WORKERS: '1' }, log: (level, message) => void (level === 'error' && logged.push(message)) });
+    await fx.start({ env: { WORKERS: '1' }, log: logger });
     app = request(fx.gallery.handler);
   });
   after(() => fx.close());
@@ -143,8 +144,8 @@ describe('thumbnails follow the identity of their original', function () {
     let adminIndex: AlbumIndex;
     let admin: Express;
     before(async () => {
-      adminIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
-      admin = createAdminApp(fx.config, { index: adminIndex, log: () => {} });
+      adminIndex = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: quietLogger });
+      admin = createAdminApp(fx.config, { index: adminIndex, log: quietLogger });
     });
     after(() => adminIndex.close());
 
@@ -249,7 +250,7 @@ describe('thumbnails follow the identity of their original', function () {
         expect(res.status).to.equal(404);
         expect(res.headers['content-type']).to.match(/application\/json/);
         expect(res.body).to.have.property('error').that.is.a('string');
-        expect(logged.filter((line) => line.includes('vanishing'))).to.deep.equal([]);
+        expect(logged.filter((line) => line.level === 'error' && JSON.stringify(line).includes('vanishing'))).to.deep.equal([]);
       } finally {
         if (fs.existsSync(fifo)) await release();
       }

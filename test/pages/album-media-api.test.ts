@@ -10,6 +10,7 @@ import type { DimensionsProvider } from '../../server/public/pages/dimensions.js
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { createAlbumMediaRouter } from '../../server/public/routes/album-media-api.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** Every photo is 300×200, every video 1280×720 and 90.5 s long. */
 const fakeDimensions: DimensionsProvider = async (_node, items) =>
@@ -31,13 +32,13 @@ describe('GET /api/album-media', () => {
     const seed = fs.readFileSync(fx.path('2024/big/seed.jpg'));
     fs.rmSync(fx.path('2024/big/seed.jpg'));
     for (let i = 1; i <= 250; i++) fs.writeFileSync(fx.path(`2024/big/IMG_${i}.jpg`), seed);
-    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
+    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: quietLogger });
     const { resolveAlbum, locateMedia } = createResolvers(index, fx.albumsDir);
     const server = express();
     server.use(cookieParser());
     server.use(createAlbumMediaRouter({ index, resolveAlbum, stats: new MediaStats(locateMedia), dimensions: fakeDimensions }));
     server.use('/api', apiNotFound);
-    server.use(errorHandler({ log: () => {} }));
+    server.use(errorHandler({ log: quietLogger }));
     app = request(server);
   });
   after(async () => {

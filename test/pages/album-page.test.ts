@@ -14,6 +14,7 @@ import type { DimensionsProvider } from '../../server/public/pages/dimensions.js
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 const fakeDimensions: DimensionsProvider = async (_node, items) =>
   items.map((m) => (m.kind === 'video' ? { width: 1280, height: 720, duration: 65 } : m.name === 'tall.jpg' ? { width: 800, height: 1200 } : undefined));
@@ -27,7 +28,7 @@ function pageApp(index: AlbumIndex, albumsDir: string, deps: { dimensions?: Dime
   app.use(cookieParser());
   const { readableMedia, locateMedia } = createResolvers(index, albumsDir);
   app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, ...deps }));
-  app.use(errorHandler({ log: () => {} }));
+  app.use(errorHandler({ log: quietLogger }));
   return request(app);
 }
 
@@ -43,7 +44,7 @@ describe('album page', () => {
       '2024/trip/locked-day': { meta: { title: 'Locked day', password: 'pw' }, files: ['locked-photo.jpg'] },
       '2024/secret': { meta: { title: 'Secret', password: 'pw' }, files: ['s.jpg'] },
     });
-    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: () => {} });
+    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: quietLogger });
   });
   after(async () => {
     index.close();

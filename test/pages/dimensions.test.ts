@@ -7,6 +7,7 @@ import { createMediaPool, type MediaPool, PoolBusyError } from '../../server/med
 import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** A reader that knows sizes by file name and counts what it was asked. */
 class FakeReader implements HeaderReader {
@@ -55,7 +56,7 @@ describe('DimensionsCache', () => {
   });
   afterEach(() => removeTempDir(root));
 
-  const make = (reader: HeaderReader, waitMs?: number) => new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader, waitMs, log: () => {} });
+  const make = (reader: HeaderReader, waitMs?: number) => new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader, waitMs, log: quietLogger });
 
   describe('a first look at an album', () => {
     it('should read each header once and give sizes in the order asked', async () => {
@@ -188,14 +189,14 @@ describe('DimensionsCache', () => {
     this.timeout(30_000);
     let pool: MediaPool;
     before(() => {
-      pool = createMediaPool({ workers: 1, maxQueue: 10, log: () => {} });
+      pool = createMediaPool({ workers: 1, maxQueue: 10, log: quietLogger });
     });
     after(() => pool.close());
 
     it('should read the displayed size of a real JPEG', async () => {
       await writeJpeg(path.join(albumsDir, ALBUM, 'real.jpg'), 64, 48);
       const node = albumNode(ALBUM, ['real.jpg']);
-      const dims = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: () => {} }).provide(node, node.media);
+      const dims = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger }).provide(node, node.media);
       expect(dims).to.deep.equal([{ width: 64, height: 48, duration: undefined }]);
     });
   });

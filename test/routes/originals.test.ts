@@ -9,6 +9,7 @@ import type { MediaResolver } from '../../server/public/resolvers.js';
 import { originalsHandler } from '../../server/public/routes/originals.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 describe('GET /albums/{path}', () => {
   const fx = new GalleryFixture();
@@ -109,7 +110,7 @@ describe('GET /albums/{path}', () => {
         fs.rmSync(media.absPath);
         return media;
       };
-      return express().get('/albums/*splat', originalsHandler(vanishing)).use(errorHandler({ log: () => {} }));
+      return express().get('/albums/*splat', originalsHandler(vanishing)).use(errorHandler({ log: quietLogger }));
     }
 
     it('should answer 404 JSON that names no filesystem path', async () => {

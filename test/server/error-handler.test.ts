@@ -8,6 +8,7 @@ import { notFound } from '../../server/core/errors.js';
 import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { MediaTaskError, PoolBusyError } from '../../server/media/pool-errors.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { captureLogger, quietLogger } from '../support/capture-logger.js';
 
 describe('errorHandler', () => {
   let dir: string;
@@ -34,7 +35,7 @@ describe('errorHandler', () => {
     app.get('/api/missing', sendMissing);
     app.get('/api/unexpected', async () => void (await readMissing()));
     app.get('/page/missing', sendMissing);
-    app.use(errorHandler({ log: () => {} }));
+    app.use(errorHandler({ log: quietLogger }));
     return app;
   }
 
@@ -59,7 +60,7 @@ describe('errorHandler', () => {
 
   describe('with a domain error', () => {
     /** Routes that fail the way the media pool does; the log gets what was thrown. */
-    function createDomainApp(logged: unknown[]) {
+    function createDomainApp(log = quietLogger) {
       const app = express();
       app.get('/api/busy', () => {
         throw new PoolBusyError(7);
@@ -73,32 +74,32 @@ describe('errorHandler', () => {
       app.get('/api/gone', () => {
         throw notFound('File not found');
       });
-      app.use(errorHandler({ log: (_msg, err) => logged.push(err) }));
+      app.use(errorHandler({ log }));
       return app;
     }
 
     it('should answer a busy pool with 503 and its Retry-After', async () => {
-      const res = await request(createDomainApp([])).get('/api/busy').expect(503);
+      const res = await request(createDomainApp()).get('/api/busy').expect(503);
       expect(res.headers['retry-after']).to.equal('7');
       expect(res.body).to.deep.equal({ error: 'Server busy, try again shortly' });
     });
 
     it('should answer a failed media task with a neutral 500 and log the task error', async () => {
-      const logged: unknown[] = [];
-      const res = await request(createDomainApp(logged)).get('/api/failed').expect(500);
+      const { logger, lines: logged } = captureLogger();
+      const res = await request(createDomainApp(logger)).get('/api/failed').expect(500);
       expect(res.body).to.deep.equal({ error: 'Could not process the media file' });
       expect(res.headers).to.not.have.property('retry-after');
       expect(logged).to.have.length(1);
-      expect(logged[0]).to.be.an.instanceOf(MediaTaskError);
+      expect(logged[0]?.err?.type).to.equal('MediaTaskError');
     });
 
     it('should answer a media task past its deadline with 500, not 503', async () => {
-      const res = await request(createDomainApp([])).get('/api/timed-out').expect(500);
+      const res = await request(createDomainApp()).get('/api/timed-out').expect(500);
       expect(res.body).to.deep.equal({ error: 'The media file took too long to process' });
     });
 
     it('should answer a source deleted meanwhile with 404', async () => {
-      const res = await request(createDomainApp([])).get('/api/gone').expect(404);
+      const res = await request(createDomainApp()).get('/api/gone').expect(404);
       expect(res.body).to.deep.equal({ error: 'File not found' });
     });
   });

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import { createFrontDoor, type EarlyAnswer } from '../../server/public/front-door.js';
+import { captureLogger } from '../support/capture-logger.js';
 
 /** The public server's request listener (server/public/front-door.ts), without any gallery. */
 describe('front door', () => {
@@ -17,13 +18,13 @@ describe('front door', () => {
     };
 
   it('should log and set the security headers for an early answer as for the app', async () => {
-    const lines: string[] = [];
-    const door = createFrontDoor({ app, requestLog: (l) => lines.push(l), earlyAnswers: [early('yes')] });
+    const { logger, raw: lines } = captureLogger();
+    const door = createFrontDoor({ app, requestLog: logger, earlyAnswers: [early('yes')] });
     const res = await request(door).get('/x?token=secret').expect(200);
     expect(res.text).to.equal('early');
     expect(res.headers['x-content-type-options']).to.equal('nosniff');
     expect(lines).to.have.length(1);
-    expect(JSON.parse(lines[0]!)).to.include({ method: 'GET', url: '/x?token=***', status: 200 });
+    expect(JSON.parse(lines[0]!)).to.include({ level: 'info', method: 'GET', url: '/x?token=***', status: 200 });
   });
 
   it('should hand to the app whatever no early answer takes, and when one fails before sending', async () => {

@@ -25,6 +25,7 @@ import { thumbnailSrcset } from '../../server/core/urls.js';
 import { createAdminFixture } from '../admin/support/admin-fixture.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 const unescapeHtml = (s: string) => s.replace(/&#34;|&quot;/g, '"').replace(/&amp;/g, '&');
 
@@ -82,7 +83,7 @@ describe('media catalogue and its consumers', () => {
     });
 
     it('should put the page sizes where the catalogue says', () => {
-      const dims = new DimensionsCache({ locate: async () => undefined, cacheDir, reader: { dimensions: async () => ({ width: 1, height: 1 }), videoInfo: async () => ({ width: 1, height: 1, duration: 1 }) }, log: () => {} });
+      const dims = new DimensionsCache({ locate: async () => undefined, cacheDir, reader: { dimensions: async () => ({ width: 1, height: 1 }), videoInfo: async () => ({ width: 1, height: 1, duration: 1 }) }, log: quietLogger });
       expect(dims.fileOf('2024/trip')).to.equal(dimensionsFile(cacheDir, '2024/trip'));
       expect(dimensionsFile(cacheDir, '2024/trip')).to.equal(path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json'));
     });

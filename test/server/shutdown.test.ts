@@ -86,7 +86,7 @@ describe('server process', () => {
       await fetch(`${url}/api/check-password`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Album-Token': 'header-token-value' }, body: JSON.stringify({ albumPath: '2024/a/big', password: 'json-password' }) });
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
-      const lines = output().split('\n').filter((l) => l.startsWith('{"time"') && l.includes('"method"'));
+      const lines = output().split('\n').filter((l) => l.startsWith('{"level":"info"') && l.includes('"method"'));
       const parsed = lines.map((l) => JSON.parse(l) as { method: string; url: string; status: number; ms: number });
       expect(parsed.map((p) => p.method)).to.deep.equal(['GET', 'POST', 'POST']);
       expect(parsed[0]!.url).to.equal('/photos/2024/a/big?token=***');

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { loadConfig, type Config } from '../../server/core/config.js';
 import { createGallery, type Gallery, type GalleryOptions } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from './temp-dir.js';
+import { quietLogger } from './capture-logger.js';
 
 /** A small real JPEG (a gradient, so it is not a flat colour). */
 export async function writeJpeg(file: string, width = 64, height = 48, hue = 20): Promise<void> {
@@ -44,9 +45,9 @@ export class GalleryFixture {
     return this;
   }
 
-  async start(opts: GalleryOptions & { env?: Record<string, string> } = {}): Promise<Gallery> {
+  async start(opts: Partial<GalleryOptions> & { env?: Record<string, string> } = {}): Promise<Gallery> {
     this.config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, ...opts.env });
-    this.gallery = await createGallery(this.config, { watch: false, log: () => {}, ...opts });
+    this.gallery = await createGallery(this.config, { watch: false, log: quietLogger, ...opts });
     return this.gallery;
   }
 

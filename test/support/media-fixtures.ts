@@ -17,6 +17,7 @@ import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailCache } from '../../server/media/thumbnails.js';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createMediaApiRouter } from '../../server/public/routes/media-api.js';
+import { captureLogger, type LogLine } from './capture-logger.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
 export { cornerColours, DISPLAY_HEIGHT, DISPLAY_WIDTH, writeOrientedJpeg } from '../../scripts/image-fixtures/orientation.js';
@@ -58,7 +59,7 @@ export interface MediaTestApp {
   /** The index of the temp tree (not watched): call `rescan()` after adding files. */
   readonly index: AlbumIndex;
   /** What the pool and the error handler logged (kept out of the test output). */
-  readonly logged: unknown[];
+  readonly logged: LogLine[];
   /** Stops the pool's workers and the index. */
   close(): Promise<void>;
 }
@@ -75,9 +76,8 @@ export async function createMediaTestApp(opts: {
   protectedAlbums?: readonly string[];
 }): Promise<MediaTestApp> {
   writeAlbumRecords(opts.albumsDir, opts.protectedAlbums);
-  const logged: unknown[] = [];
-  const log = (_message: string, err: unknown) => void logged.push(err);
-  const index = await AlbumIndex.open({ albumsDir: opts.albumsDir, watch: false, log: (_level, message) => void logged.push(message) });
+  const { logger: log, lines: logged } = captureLogger();
+  const index = await AlbumIndex.open({ albumsDir: opts.albumsDir, watch: false, log });
   const pool = createMediaPool({ workers: opts.workers ?? 2, maxQueue: opts.maxQueue ?? 100, log });
   const thumbnails = createThumbnailCache({ cacheDir: opts.cacheDir, pool });
   const metadata = createMetadataService({ pool });

@@ -20,12 +20,12 @@ import {
   writeAlbum,
   writeRandomImages,
 } from './support.js';
+import { captureLogger, type LogLine } from '../support/capture-logger.js';
 
-type Logged = { msg: string; err: unknown };
 
 describe('GET /api/download-album', function () {
   let root: string;
-  let logged: Logged[];
+  let logged: LogLine[];
   let server: http.Server;
   let base: string;
   let index: AlbumIndex;
@@ -53,13 +53,15 @@ describe('GET /api/download-album', function () {
     writeAlbum(root, '2024/secret', { title: 'Secret', password: 'pw', token: SECRET_TOKEN }, { 's.jpg': 'secret' });
     writeAlbum(root, '2024/no-photos', { title: 'Nothing' }, { 'clip.mp4': 'video only' });
     fs.mkdirSync(path.join(root, '2024/not-an-album'));
-    const test = await createTestApp(root, { log: (msg, err) => logged.push({ msg, err }) });
+    const captured = captureLogger();
+    logged = captured.lines;
+    const test = await createTestApp(root, { log: captured.logger });
     index = test.index;
     ({ server, base } = await listen(test.app));
   });
 
   beforeEach(function () {
-    logged = [];
+    logged.length = 0;
   });
 
   after(async function () {
@@ -215,7 +217,7 @@ describe('GET /api/download-album', function () {
       expect(res.complete).to.equal(false);
       expect(res.received).to.be.below(res.length);
       expect(logged).to.have.length(1);
-      expect((logged[0]?.err as Error).name).to.equal('SourceChangedError');
+      expect(logged[0]?.err?.type).to.equal('SourceChangedError');
       expect((await getRaw(base + q('2024/trip'))).status).to.equal(200);
     });
 
@@ -233,7 +235,7 @@ describe('GET /api/download-album', function () {
       });
       expect(res.complete).to.equal(false);
       expect(res.received).to.be.below(res.length);
-      expect((logged[0]?.err as Error).message).to.match(/IMG_20\.jpg: size changed/);
+      expect(logged[0]?.err?.message).to.match(/IMG_20\.jpg: size changed/);
     });
   });
 });

@@ -12,6 +12,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createDownloadRouter, type DownloadRouterOptions } from '../../server/public/routes/download.js';
+import { quietLogger } from '../support/capture-logger.js';
 
 /** The part of chai's BDD interface these tests use (drop this once @types/chai is installed). */
 export interface Assertion {
@@ -47,12 +48,12 @@ export interface TestApp {
  * The download route as the public app mounts it, behind the real resolver over an index of
  * `root` (`album.json` makes an album; X-Album-Token opens a protected one).
  */
-export async function createTestApp(root: string, opts: Omit<DownloadRouterOptions, 'resolveAlbum'> = {}): Promise<TestApp> {
-  const index = await AlbumIndex.open({ albumsDir: root, watch: false, log: () => {} });
+export async function createTestApp(root: string, opts: Partial<Omit<DownloadRouterOptions, 'resolveAlbum'>> = {}): Promise<TestApp> {
+  const index = await AlbumIndex.open({ albumsDir: root, watch: false, log: quietLogger });
   const { resolveAlbum } = createResolvers(index, root);
   const app = express();
-  app.use(createDownloadRouter({ resolveAlbum, ...opts }));
-  app.use(errorHandler({ log: () => {} }));
+  app.use(createDownloadRouter({ resolveAlbum, log: quietLogger, ...opts }));
+  app.use(errorHandler({ log: quietLogger }));
   return { app, index };
 }
 

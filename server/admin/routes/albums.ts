@@ -61,7 +61,7 @@ export function albumRoutes(ctx: AdminContext): Router {
       await removeAlbumTreeCache(ctx.config.cacheDir, albumPath);
     } catch (err) {
       // The album is gone already; a leftover thumbnail no longer matches any new photo there.
-      ctx.log(`could not clear the cache of the deleted album ${albumPath}`, err);
+      ctx.log.error({ err }, `could not clear the cache of the deleted album ${albumPath}`);
     }
     await ctx.refreshIndex();
     res.json({ path: albumPath, trashedTo });

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from './album-tree.js';
 import { scanAlbums } from './scan.js';
+import type { Logger } from '../logger.js';
 
 export interface AlbumIndexOptions {
   readonly albumsDir: string;
@@ -9,7 +10,7 @@ export interface AlbumIndexOptions {
   readonly watch?: boolean;
   /** Quiet time after the last change before a rescan. */
   readonly debounceMs?: number;
-  readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  readonly log: Logger;
   /** Test seam: runs between reading a token-less album.json and writing it back with a token. */
   readonly beforeTokenWrite?: (file: string) => void | Promise<void>;
 }
@@ -38,7 +39,6 @@ export class AlbumIndex extends EventEmitter {
     this.#opts = {
       watch: true,
       debounceMs: 250,
-      log: (level, message) => (level === 'info' ? console.log(message) : console.warn(message)),
       ...opts,
     };
     this.#root = { path: '', name: '', meta: undefined, parent: undefined, children: [], media: [] };
@@ -146,7 +146,7 @@ export class AlbumIndex extends EventEmitter {
         });
         this.#watchers.set(dir, w);
       } catch (err) {
-        this.#opts.log('warn', `cannot watch ${dir}: ${(err as Error).message}`);
+        this.#opts.log.warn(`cannot watch ${dir}: ${(err as Error).message}`);
       }
     }
   }
@@ -155,7 +155,7 @@ export class AlbumIndex extends EventEmitter {
     if (this.#closed) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      this.rescan().catch((err) => this.#opts.log('error', `rescan of ${this.#opts.albumsDir} failed: ${(err as Error).message}`));
+      this.rescan().catch((err) => this.#opts.log.error(`rescan of ${this.#opts.albumsDir} failed: ${(err as Error).message}`));
     }, this.#opts.debounceMs);
     this.#timer.unref();
   }

@@ -6,6 +6,7 @@ import type { AlbumMeta } from './album-record.js';
 import type { MediaItem, TreeNode } from './album-tree.js';
 import { naturalCompare } from './natural-order.js';
 import { type RecordWithToken, readRecordWithToken } from './record-token.js';
+import type { Logger } from '../logger.js';
 
 export const ALBUM_FILE = 'album.json';
 
@@ -17,7 +18,7 @@ export interface ScanOptions {
    * a new one.
    */
   readonly memoryTokens: ReadonlyMap<string, string>;
-  readonly log: (level: 'warn' | 'error', message: string) => void;
+  readonly log: Logger;
   /** Test seam: runs between reading a token-less album.json and writing it back with a token. */
   readonly beforeTokenWrite?: (file: string) => void | Promise<void>;
 }
@@ -60,7 +61,7 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
     entries = await fs.readdir(absDir, { withFileTypes: true });
   } catch (err) {
     if (node.path === '') throw err;
-    opts.log('warn', `cannot read directory ${absDir}: ${(err as Error).message}`);
+    opts.log.warn(`cannot read directory ${absDir}: ${(err as Error).message}`);
     return;
   }
   dirs.push(absDir);
@@ -125,12 +126,12 @@ async function readMeta(absDir: string, opts: ScanState): Promise<(AlbumMeta & {
       beforeWrite: opts.beforeTokenWrite && (() => opts.beforeTokenWrite!(file)),
     });
   } catch (err) {
-    opts.log('error', `skipping album ${file}: ${(err as Error).message}`);
+    opts.log.error(`skipping album ${file}: ${(err as Error).message}`);
     return undefined;
   }
   if (record.stored) return record.meta;
   if (!opts.memoryTokens.has(record.versionKey)) {
-    opts.log('warn', `could not write a token into ${file} (${record.reason}); keeping it in memory while the file stays as it is`);
+    opts.log.warn(`could not write a token into ${file} (${record.reason}); keeping it in memory while the file stays as it is`);
   }
   opts.keptTokens.set(record.versionKey, record.token);
   return { ...record.meta, token: record.token };

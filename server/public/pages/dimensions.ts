@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
+import type { Logger } from '../../core/logger.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -34,7 +35,7 @@ export interface DimensionsCacheOptions {
   readonly concurrency?: number;
   /** How long a page waits for first reads; later ones still land in the cache. */
   readonly waitMs?: number;
-  readonly log?: (message: string, err: unknown) => void;
+  readonly log: Logger;
 }
 
 /** What is kept per file: its identity (mtime and size) and what was read from it. */
@@ -76,7 +77,6 @@ export class DimensionsCache {
       ...opts,
       concurrency: opts.concurrency ?? 4,
       waitMs: opts.waitMs ?? 3000,
-      log: opts.log ?? ((m, e) => console.warn(m, e)),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
@@ -157,7 +157,7 @@ export class DimensionsCache {
       // file) is not asked again until the file changes; the page renders without a size.
       if (err instanceof PoolBusyError) return undefined;
       // The pool logs its own failures, and a file deleted meanwhile is not one; anything else is news.
-      if (!(err instanceof MediaTaskError || err instanceof HttpError)) this.#opts.log(`could not read the size of ${src}`, err);
+      if (!(err instanceof MediaTaskError || err instanceof HttpError)) this.#opts.log.warn({ err }, `could not read the size of ${src}`);
       return null;
     } finally {
       release();
@@ -198,7 +198,7 @@ export class DimensionsCache {
         await writeFileAtomic(file, JSON.stringify({ version: FILE_VERSION, entries }));
       } catch (err) {
         // A read-only cache costs header reads after a restart, not pages.
-        this.#opts.log(`could not write ${file}`, err);
+        this.#opts.log.warn({ err }, `could not write ${file}`);
       }
     });
     return record.saving;
@@ -207,7 +207,7 @@ export class DimensionsCache {
   #track(work: Promise<unknown>): void {
     const tracked = work.then(
       () => undefined,
-      (err: unknown) => this.#opts.log('dimensions lookup failed', err),
+      (err: unknown) => this.#opts.log.warn({ err }, 'dimensions lookup failed'),
     );
     this.#background.add(tracked);
     void tracked.finally(() => this.#background.delete(tracked));

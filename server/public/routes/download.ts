@@ -3,6 +3,7 @@ import { HttpError } from '../../core/errors.js';
 import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
+import type { Logger } from '../../core/logger.js';
 
 export interface DownloadRouterOptions {
   /**
@@ -11,21 +12,19 @@ export interface DownloadRouterOptions {
    */
   readonly resolveAlbum: AlbumResolver;
   /** Failures after the response has started, and files left out of an archive. */
-  readonly log?: (msg: string, err?: unknown) => void;
+  readonly log: Logger;
   /** Archives written at once; past it 503 with Retry-After. Default MAX_CONCURRENT_ZIPS. */
   readonly maxConcurrent?: number;
   /** A client taking no bytes for this long is disconnected. Default ZIP_IDLE_TIMEOUT_MS. */
   readonly idleTimeoutMs?: number;
 }
 
-const defaultLog = (msg: string, err?: unknown) => (err === undefined ? console.warn(msg) : console.error(msg, err));
-
 /** `GET /api/download-album?path=`: the album's photos as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
   if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) throw new RangeError(`idleTimeoutMs must be a positive number, got ${idleTimeoutMs}`);
-  const log = opts.log ?? defaultLog;
+  const { log } = opts;
   const router = Router();
   let running = 0;
 
@@ -47,7 +46,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     // into a locked album or to an album.json never reaches the archive.
     const images = (await album.readable()).filter((f) => f.item.kind === 'image');
     const plan = await planZip(images.map((f) => ({ name: f.item.name, path: f.absPath })), {
-      onSkip: (file, reason) => log(`download-album: ${album.path}/${file} left out: ${reason}`),
+      onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
     });
 
     res.set({
@@ -68,7 +67,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     } catch (err) {
       // writeZip has already destroyed the response; a visitor closing the tab (or leaving
       // it stalled) is no failure.
-      if (!(err instanceof ClientClosedError)) log(`download-album: ${album.path} failed mid-stream`, err);
+      if (!(err instanceof ClientClosedError)) log.error({ err }, `download-album: ${album.path} failed mid-stream`);
     }
   }
 

@@ -9,13 +9,14 @@ import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../..
 import { closeQuietly, type OpenThumbnail, type ThumbnailCache } from '../../media/thumbnails.js';
 import type { EarlyAnswer } from '../front-door.js';
 import type { MediaResolver, VisitorMediaResolver } from '../resolvers.js';
+import type { Logger } from '../../core/logger.js';
 
 export interface MediaApiOptions {
   readonly thumbnails: ThumbnailCache;
   readonly metadata: MetadataService;
   /** Validates `path`, finds the file and enforces access (400/401/404). */
   readonly resolveMedia: MediaResolver;
-  readonly log?: (message: string, err: unknown) => void;
+  readonly log: Logger;
 }
 
 const ONE_YEAR = 31_536_000;
@@ -33,7 +34,7 @@ function cacheControl(isProtected: boolean, maxAge: number): string {
  * GET /api/thumbnail?path=&size=, GET /api/exif?path=, GET /api/video-info?path=
  * (docs/api.md#public-server). Mount with `app.use(router)`: the paths are absolute.
  */
-export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log = console.error }: MediaApiOptions): Router {
+export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }: MediaApiOptions): Router {
   const router = Router();
 
   router.get('/api/thumbnail', async function thumbnail(req, res) {
@@ -135,7 +136,7 @@ function parseSize(raw: unknown): ThumbnailSize {
  * with as few steps as possible. URLs carry `&v=` the original's version (server/core/urls.ts),
  * so a year of `immutable` is safe. Owns `file.fd` from here on.
  */
-function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: (message: string, err: unknown) => void): void {
+function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: Logger): void {
   res.setHeader('Content-Type', 'image/jpeg');
   res.setHeader('Cache-Control', `${cacheControl(isProtected, ONE_YEAR)}, immutable`);
   res.setHeader('ETag', etagOf(file));
@@ -163,7 +164,7 @@ function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProte
   // a visitor scrolling away closes the connection, which is not worth a log line.
   const stream = fs.createReadStream(file.path, { fd: file.fd, start: 0, end: file.size - 1, highWaterMark: STREAM_CHUNK });
   stream.on('error', (err) => {
-    log(`streaming ${file.path} failed`, err);
+    log.error({ err }, `streaming ${file.path} failed`);
     res.destroy(err);
   });
   res.on('close', () => stream.destroy());

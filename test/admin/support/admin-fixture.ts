@@ -9,6 +9,7 @@ import { AlbumIndex } from '../../../server/core/albums/album-index.js';
 import { type Config, loadConfig } from '../../../server/core/config.js';
 import { createAdminApp } from '../../../server/admin/app.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../../support/temp-dir.js';
+import { quietLogger } from '../../support/capture-logger.js';
 
 export interface AdminFixture {
   readonly root: string;
@@ -29,8 +30,8 @@ export async function createAdminFixture(opts: { maxUploadBytes?: number } = {})
   const root = makeTempDir('gallery-admin-');
   for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
   const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '3999' }, root);
-  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: () => {} });
-  const app = createAdminApp(config, { index, maxUploadBytes: opts.maxUploadBytes, log: () => {} });
+  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
+  const app = createAdminApp(config, { index, maxUploadBytes: opts.maxUploadBytes, log: quietLogger });
   return {
     root,
     albumsDir: config.albumsDir,
