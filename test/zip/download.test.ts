@@ -215,7 +215,7 @@ describe('GET /api/download-album', function () {
       expect(res.complete).to.equal(false);
       expect(res.received).to.be.below(res.length);
       expect(logged).to.have.length(1);
-      expect((logged[0]?.err as Error).name).to.equal('SourceChangedError');
+      expect((logged[0]?.err as Error | undefined)?.name).to.equal('SourceChangedError');
       expect((await getRaw(base + q('2024/trip'))).status).to.equal(200);
     });
 
@@ -233,7 +233,7 @@ describe('GET /api/download-album', function () {
       });
       expect(res.complete).to.equal(false);
       expect(res.received).to.be.below(res.length);
-      expect((logged[0]?.err as Error).message).to.match(/IMG_20\.jpg: size changed/);
+      expect((logged[0]?.err as Error | undefined)?.message).to.match(/IMG_20\.jpg: size changed/);
     });
   });
 });
