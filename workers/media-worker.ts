@@ -161,7 +161,7 @@ class Budget {
 async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
   const data = await ffprobe(src, budget.ms());
   const stream = data.streams.find((s) => s.codec_type === 'video');
-  if (!stream || !stream.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
+  if (!stream?.width || !stream.height) throw new Error(`No video stream in ${path.basename(src)}`);
   const { width, height } = displayedSize(stream);
   const duration = finite(Number(data.format.duration)) ?? finite(Number(stream.duration)) ?? 0;
   const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;

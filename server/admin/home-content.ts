@@ -7,6 +7,7 @@ import { HOME_FILE, type HomeCard, type HomeFile, type HomeIntro, HomeFileError,
 import { isMissing } from '../core/paths.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { isWebImage } from '../core/media-catalogue.js';
+import { hasControlCharacter } from '../core/control-characters.js';
 
 export type { HomeCard, HomeIntro } from '../core/home-content.js';
 
@@ -33,7 +34,7 @@ function checkTextFields(input: Record<string, unknown>, allowed: readonly strin
 /** One file of CONTENT_DIR/assets/cards, by name: no folder, nothing hidden, a web image type. */
 function isAssetFileName(value: string): boolean {
   if (value === '') return true;
-  return !/[/\\\u0000-\u001f\u007f]/.test(value) && !value.startsWith('.') && isWebImage(value);
+  return !/[/\\]/.test(value) && !hasControlCharacter(value) && !value.startsWith('.') && isWebImage(value);
 }
 
 export function checkIntroPatch(input: Record<string, unknown>): Partial<HomeIntro> {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasControlCharacter } from './control-characters.js';
 import type { Logger } from './logger.js';
 
 export interface HomeIntro {
@@ -55,7 +56,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function isSafeLink(value: string): boolean {
   if (value === '') return true;
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return false;
+  if (value.includes('\\') || hasControlCharacter(value)) return false;
   if (value.startsWith('/')) return !value.startsWith('//');
   try {
     const url = new URL(value);

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { badRequest, missingParameter, notFound } from './errors.js';
+import { hasControlCharacter } from './control-characters.js';
 
 /**
  * The one place where a client-supplied path becomes a file on disk.
@@ -13,7 +14,7 @@ export function parseRelativePath(raw: unknown, param = 'path'): string {
   if (raw === undefined || raw === null || raw === '') throw missingParameter(param);
   if (typeof raw !== 'string') throw badRequest(`Invalid parameter: ${param} must be a single string`);
   // NUL and other control characters never name a real album file.
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw badRequest(`Invalid parameter: ${param} contains a control character`);
+  if (hasControlCharacter(raw)) throw badRequest(`Invalid parameter: ${param} contains a control character`);
   if (raw.includes('\\')) throw badRequest(`Invalid parameter: ${param} contains a backslash`);
   if (raw.startsWith('/')) throw badRequest(`Invalid parameter: ${param} must be relative to the albums directory`);
   const segments = raw.split('/');

@@ -1,15 +1,18 @@
 import fs from 'node:fs';
 import { notFound } from '../core/errors.js';
-import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize, thumbnailDir, thumbnailFile } from '../core/media-catalogue.js';
+import { type MediaKind, THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize, thumbnailDir, thumbnailFile } from '../core/media-catalogue.js';
 import { isInside, isMissing } from '../core/paths.js';
-import type { ResolvedMedia } from '../public/resolvers.js';
 import type { MediaPool } from './pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../core/media/source-tag.js';
 
-
-
-/** What the cache needs to know about an original (a ResolvedMedia fits). */
-export type ThumbnailSource = Pick<ResolvedMedia, 'relPath' | 'absPath' | 'kind'>;
+/** What the cache needs to know about an original (the public app's ResolvedMedia fits). */
+export interface ThumbnailSource {
+  /** Album-relative path, '/'-separated: the cache file's place. */
+  readonly relPath: string;
+  /** Real absolute path of the original, already vetted by the access layer. */
+  readonly absPath: string;
+  readonly kind: MediaKind;
+}
 
 /**
  * Thumbnails up to this size are read whole into one buffer (and go out in one write);

@@ -95,7 +95,10 @@ export class BrowserGallery {
     await writeCameraPhoto(path.join(first, PORTRAIT.name), PORTRAIT, 20);
     await writeVideo(path.join(first, VIDEO));
     let hue = 0;
-    for (const [name, w, h] of OTHERS) await writePhoto(path.join(first, name), w, h, (hue += 47));
+    for (const [name, w, h] of OTHERS) {
+      hue += 47;
+      await writePhoto(path.join(first, name), w, h, hue);
+    }
     for (const [style, albumPath] of Object.entries(LAYOUT_ALBUMS)) {
       if (albumPath === LAYOUT_ALBUMS.grid) continue;
       const dir = writeAlbum(this.albumsDir, albumPath, { title: `Lisbon (${style})`, style });

@@ -70,7 +70,6 @@ describe('album page in Chromium', function () {
   const albumUrl = (albumPath: string) => `/photos/${albumPath}`;
   const lightbox = (page: Page) => page.locator('.pswp');
   const counter = (page: Page) => page.locator('.pswp__counter').textContent();
-  const caption = (page: Page) => page.locator('.pswp__caption').textContent();
 
   async function cspViolations(page: Page): Promise<string[]> {
     return page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);
@@ -195,7 +194,7 @@ describe('album page in Chromium', function () {
         el.muted = true;
         return el.play();
       });
-      await page.waitForFunction(() => (document.querySelector('.pswp video') as HTMLVideoElement | null)?.currentTime! > 0.3, null, { timeout: 10_000 });
+      await page.waitForFunction(() => ((document.querySelector('.pswp video') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.3, null, { timeout: 10_000 });
       // Moving on pauses it.
       await page.keyboard.press('ArrowLeft');
       await page.waitForFunction(() => (document.querySelector('.pswp video') as HTMLVideoElement | null)?.paused === true);

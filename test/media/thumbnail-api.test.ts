@@ -24,7 +24,7 @@ describe('GET /api/thumbnail', function () {
   let media: MediaTestApp;
   let server: Server;
   const original = (rel: string) => path.join(albumsDir, ...rel.split('/'));
-  const cached = (size: string, rel: string) => path.join(cacheDir, 'thumbnails', size, ...rel.split('/')) + '.jpg';
+  const cached = (size: string, rel: string) => `${path.join(cacheDir, 'thumbnails', size, ...rel.split('/'))}.jpg`;
   const get = (query: string) => request(server).get(`/api/thumbnail?${query}`);
 
   before(async function () {

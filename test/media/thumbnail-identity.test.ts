@@ -41,7 +41,7 @@ describe('thumbnails follow the identity of their original', function () {
   const { logger, lines: logged } = captureLogger();
   let app: ReturnType<typeof request>;
   const thumb = (p: string, size = 'small') => `/api/thumbnail?path=${encodeURIComponent(p)}&size=${size}`;
-  const cacheFile = (size: string, rel: string) => path.join(fx.cacheDir, 'thumbnails', size, ...rel.split('/')) + '.jpg';
+  const cacheFile = (size: string, rel: string) => `${path.join(fx.cacheDir, 'thumbnails', size, ...rel.split('/'))}.jpg`;
 
   before(async () => {
     await fx.build({

@@ -21,7 +21,7 @@ describe('npm run thumbnails (scripts/thumbnails.ts)', function () {
   let root: string;
   let albumsDir: string;
   let cacheDir: string;
-  const cached = (size: string, rel: string) => path.join(cacheDir, 'thumbnails', size, ...rel.split('/')) + '.jpg';
+  const cached = (size: string, rel: string) => `${path.join(cacheDir, 'thumbnails', size, ...rel.split('/'))}.jpg`;
 
   function cli(...args: string[]): Promise<CliResult> {
     return new Promise((resolve) => {

@@ -99,7 +99,9 @@ describe('media catalogue and its consumers', () => {
       expect(Object.keys(all.sizes)).to.deep.equal([...THUMBNAIL_SIZE_NAMES]);
       expect(all.files).to.equal(2 * THUMBNAIL_SIZE_NAMES.length);
       const own = await albumCacheStats(cacheDir, '2024/trip');
-      THUMBNAIL_SIZE_NAMES.forEach((size, i) => expect(own.sizes[size]).to.deep.equal({ files: 1, bytes: 100 * (i + 1) }));
+      THUMBNAIL_SIZE_NAMES.forEach((size, i) => {
+        expect(own.sizes[size]).to.deep.equal({ files: 1, bytes: 100 * (i + 1) });
+      });
 
       await clearAlbumCache(cacheDir, '2024/trip');
       for (const size of THUMBNAIL_SIZE_NAMES) {

@@ -38,8 +38,10 @@ export class GalleryFixture {
       const dir = writeAlbum(this.albumsDir, albumPath, spec.meta);
       for (const name of spec.files ?? []) {
         const file = path.join(dir, name);
-        if (/\.jpe?g$/i.test(name)) await writeJpeg(file, 64, 48, (hue += 37));
-        else fs.writeFileSync(file, `not an image: ${name}`);
+        if (/\.jpe?g$/i.test(name)) {
+          hue += 37;
+          await writeJpeg(file, 64, 48, hue);
+        } else fs.writeFileSync(file, `not an image: ${name}`);
       }
     }
     return this;

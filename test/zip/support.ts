@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-ignore -- chai 6 ships no types and @types/chai is not installed; `expect` is typed below.
 import * as chai from 'chai';
 import express, { type Express } from 'express';
 import yauzl from 'yauzl';

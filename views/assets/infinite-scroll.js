@@ -2,16 +2,25 @@
 // page links stay the fallback: without JavaScript (or IntersectionObserver) they just work.
 
 /**
+ * The address of the first `selector` link (the server's "next page" link) under `root`.
+ * @param {ParentNode | null | undefined} root
+ * @param {string} selector
+ */
+function linkHref(root, selector) {
+  return /** @type {HTMLAnchorElement | null | undefined} */ (root?.querySelector(selector))?.href;
+}
+
+/**
  * @param {HTMLElement} list the #media list
  * @param {{ onAdded: (tiles: HTMLElement[]) => void }} hooks
  */
 export function initInfiniteScroll(list, { onAdded }) {
-  const nav = list.parentElement?.querySelector('.pagination');
-  let nextUrl = nav?.querySelector('a[rel=next]')?.href;
+  const nav = /** @type {HTMLElement | null | undefined} */ (list.parentElement?.querySelector('.pagination'));
+  let nextUrl = linkHref(nav, 'a[rel=next]');
   if (!nav || !nextUrl || !('IntersectionObserver' in window)) return;
 
   const total = Number(list.dataset.total);
-  const firstIndex = () => Number(list.querySelector('a.media__link')?.dataset.index ?? 0);
+  const firstIndex = () => Number(/** @type {HTMLElement | null} */ (list.querySelector('a.media__link'))?.dataset.index ?? 0);
 
   // The nav becomes a status line and a "Show more" button (for keyboards and for when
   // the observer does not fire); "Previous" stays for visitors who landed on a later page.
@@ -45,10 +54,10 @@ export function initInfiniteScroll(list, { onAdded }) {
       if (!res.ok) throw new Error(`${nextUrl}: ${res.status}`);
       const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
       // Same template, same markup: the tiles are moved over as they are.
-      const tiles = [...doc.querySelectorAll('#media > .media__item')].map((li) => document.adoptNode(li));
+      const tiles = [.../** @type {NodeListOf<HTMLElement>} */ (doc.querySelectorAll('#media > .media__item'))].map((li) => document.adoptNode(li));
       list.append(...tiles);
       onAdded(tiles);
-      nextUrl = doc.querySelector('.pagination a[rel=next]')?.href;
+      nextUrl = linkHref(doc, '.pagination a[rel=next]');
       showCount();
     } catch {
       failed = true;

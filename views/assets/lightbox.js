@@ -21,9 +21,10 @@ const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
  */
 export async function createLightbox({ list, items, assets }) {
   const [{ default: PhotoSwipeLightbox }, { createOverlays }, format] = await Promise.all([
-    import(assets.pswpLightbox),
-    import(assets.overlays),
-    import(assets.exifFormat),
+    // Versioned URLs (views/album.ejs), typed by the modules they name.
+    /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
+    /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
+    /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
   ]);
   const cropped = list.dataset.style === 'grid';
   /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
@@ -32,8 +33,9 @@ export async function createLightbox({ list, items, assets }) {
   const fullResolution = new Set();
 
   const lightbox = new PhotoSwipeLightbox({
-    pswpModule: () => import(assets.pswp),
-    dataSource: { length: items.total },
+    pswpModule: () => /** @type {Promise<typeof import('photoswipe')>} */ (import(assets.pswp)),
+    // Only a length: the slides themselves come from the itemData filter below.
+    dataSource: /** @type {import('photoswipe').DataSource} */ (/** @type {unknown} */ ({ length: items.total })),
     preload: [1, 2],
     bgOpacity: 1,
     showHideAnimationType: 'zoom',
@@ -59,6 +61,10 @@ export async function createLightbox({ list, items, assets }) {
   lightbox.addFilter('numItems', () => items.total);
   lightbox.addFilter('itemData', (_data, index) => slideData(index));
 
+  /**
+   * @param {number} index
+   * @returns {import('photoswipe').SlideData}
+   */
   function slideData(index) {
     const item = items.get(index);
     if (!item) {
@@ -78,7 +84,7 @@ export async function createLightbox({ list, items, assets }) {
       height,
       msrc: item.src,
       // The tile, for the zoom animation from and back to it (absent for items off the page).
-      element: list.querySelector(`a.media__link[data-index="${index}"]`) ?? undefined,
+      element: /** @type {HTMLElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined,
       thumbCropped: cropped,
     };
     if (item.kind === 'video') return { ...base, type: 'video', src: item.original, poster: item.large };
@@ -101,7 +107,8 @@ export async function createLightbox({ list, items, assets }) {
     video.poster = content.data.poster;
     video.src = content.data.src;
     video.setAttribute('aria-label', content.data.alt);
-    content.element = video;
+    // A custom content type may use any element (PhotoSwipe's types name only its own two).
+    content.element = /** @type {HTMLDivElement} */ (/** @type {HTMLElement} */ (video));
     content.state = 'loaded';
     content.onLoaded();
   });
@@ -120,7 +127,7 @@ export async function createLightbox({ list, items, assets }) {
   // --- The original on demand: a button, or zooming in past what the thumbnail holds.
   function showOriginal(index) {
     const item = items.get(index);
-    if (!item || item.kind !== 'image' || fullResolution.has(index)) return;
+    if (item?.kind !== 'image' || fullResolution.has(index)) return;
     fullResolution.add(index);
     const content = pswp()?.currSlide?.index === index ? pswp().currSlide.content : undefined;
     const img = content?.element;
@@ -170,9 +177,9 @@ export async function createLightbox({ list, items, assets }) {
     const root = pswp()?.element;
     const item = current();
     if (!root) return;
-    const original = root.querySelector('.pswp__button--original-button');
+    const original = /** @type {HTMLButtonElement | null} */ (root.querySelector('.pswp__button--original-button'));
     if (original) original.hidden = !needsOriginal(item) || fullResolution.has(pswp().currIndex);
-    const download = root.querySelector('.pswp__button--download-button');
+    const download = /** @type {HTMLAnchorElement | null} */ (root.querySelector('.pswp__button--download-button'));
     if (download) {
       if (item) download.href = item.original;
       else download.removeAttribute('href');

@@ -2,6 +2,7 @@
 // keyboard handling that has to run before PhotoSwipe sees a key (README "Viewing albums"): Escape
 // closes the help first, then the details, and only then reaches PhotoSwipe, which closes.
 
+/** @type {[string[], string][]} */
 const KEYS = [
   [['←', '→'], 'Previous / next photo'],
   [['i'], 'Show or hide the photo details'],
@@ -33,7 +34,7 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
   const setExif = (open) => {
     exif.root.hidden = !open;
     onExifToggle(open);
-    if (open) showDetails(currentItem());
+    if (open) void showDetails(currentItem());
     else shownPath = undefined;
   };
 

@@ -42,10 +42,12 @@ export function homeContentRoutes(ctx: AdminContext): Router {
     let updated: HomeCard | undefined;
     await home.change((c) => {
       const at = c.cards.findIndex((card) => card.id === id);
-      if (at < 0) throw cardNotFound(id);
-      updated = { ...c.cards[at], ...fields, id };
+      const current = c.cards[at];
+      if (current === undefined) throw cardNotFound(id);
+      const changed: HomeCard = { ...current, ...fields, id };
       const cards = c.cards.filter((_, i) => i !== at);
-      cards.splice(Math.min(position ?? at, cards.length), 0, updated);
+      cards.splice(Math.min(position ?? at, cards.length), 0, changed);
+      updated = changed;
       return { ...c, cards };
     });
     res.json(updated);

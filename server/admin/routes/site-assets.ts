@@ -14,6 +14,7 @@ import { receiveFiles } from '../uploads/receive-files.js';
 import { storeUploads } from '../uploads/store-uploads.js';
 import { RejectedUpload, verifyImage } from '../uploads/verify-media.js';
 import { UPLOADS_DIR, answerUploads } from './media-upload.js';
+import { hasControlCharacter } from '../../core/control-characters.js';
 
 /** The asset folders of CONTENT_DIR/assets (README "Configuration": CONTENT_DIR). */
 export const ASSET_KINDS = ['hero', 'cards', 'landing'] as const;
@@ -29,7 +30,7 @@ export const assetUrl = (kind: AssetKind, name: string) => `/content-assets/${ki
 /** A `?name=` that names one image of an asset folder, nothing else. */
 function assetName(raw: string | undefined): string {
   if (raw === undefined) throw missingParameter('name');
-  if (raw.includes('/') || raw.includes('\\') || raw.startsWith('.') || /[\u0000-\u001f\u007f]/.test(raw) || !isImage(raw)) {
+  if (raw.includes('/') || raw.includes('\\') || raw.startsWith('.') || hasControlCharacter(raw) || !isImage(raw)) {
     throw badRequest('Invalid parameter: name must be the file name of an image in the folder');
   }
   return raw;

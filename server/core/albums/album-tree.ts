@@ -70,7 +70,7 @@ export interface Crumb {
 /** Breadcrumb data from the root down to `node` (the root itself not included). */
 export function breadcrumbsOf(node: TreeNode): Crumb[] {
   const crumbs: Crumb[] = [];
-  for (let n: TreeNode | undefined = node; n && n.parent; n = n.parent) {
+  for (let n: TreeNode | undefined = node; n?.parent; n = n.parent) {
     crumbs.unshift({ path: n.path, title: titleOf(n), isAlbum: isAlbum(n) });
   }
   return crumbs;

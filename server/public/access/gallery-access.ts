@@ -90,8 +90,10 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     // One access decision per album a link leads into, not one per link.
     const opens = new Map<Album, boolean>([[album, true]]);
     const mayRead = (where: MediaLocation) => {
-      let may = opens.get(where.realAlbum);
-      if (may === undefined) opens.set(where.realAlbum, (may = mayOpen(visitor, where.realAlbum)));
+      const known = opens.get(where.realAlbum);
+      if (known !== undefined) return known;
+      const may = mayOpen(visitor, where.realAlbum);
+      opens.set(where.realAlbum, may);
       return may;
     };
     const readable: ReadableFile[] = [];

@@ -127,7 +127,8 @@ export interface AttemptState {
 }
 
 export function attemptState(res: Response): AttemptState {
-  return (res.locals.attempt ??= { rateLimited: false, failed: false }) as AttemptState;
+  res.locals.attempt ??= { rateLimited: false, failed: false };
+  return res.locals.attempt as AttemptState;
 }
 
 /** Attempts left after the current one (`remainingAttempts` of check-password). */

@@ -17,11 +17,13 @@ class RequestVisitor implements Visitor {
   }
 
   get held(): readonly string[] {
-    return (this.#held ??= Object.freeze(heldTokens(this.#req)));
+    this.#held ??= Object.freeze(heldTokens(this.#req));
+    return this.#held;
   }
 
   get urlToken(): string | undefined {
-    return (this.#urlToken ??= { value: urlToken(this.#req) }).value;
+    this.#urlToken ??= { value: urlToken(this.#req) };
+    return this.#urlToken.value;
   }
 }
 
@@ -32,7 +34,9 @@ const visitors = new WeakMap<Request, Visitor>();
  * holds (the `album-access` cookie, then `X-Album-Token`) and its share-link `token`.
  */
 export function visitorOf(req: Request): Visitor {
-  let visitor = visitors.get(req);
-  if (!visitor) visitors.set(req, (visitor = new RequestVisitor(req)));
+  const known = visitors.get(req);
+  if (known) return known;
+  const visitor = new RequestVisitor(req);
+  visitors.set(req, visitor);
   return visitor;
 }

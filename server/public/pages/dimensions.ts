@@ -91,8 +91,8 @@ export class DimensionsCache {
     const missing = items.filter((i) => !this.#known.has(i));
     if (missing.length > 0) {
       const record = await this.#record(node.path);
-      const done = Promise.all(missing.map((item) => this.#fill(node, item, record))).then((changed) => {
-        if (changed.some(Boolean)) return this.#save(node, record);
+      const done = Promise.all(missing.map((item) => this.#fill(node, item, record))).then(async (changed) => {
+        if (changed.some(Boolean)) await this.#save(node, record);
       });
       this.#track(done);
       // A cold album must not hold the page for long: what is not read by then renders

@@ -49,7 +49,7 @@ export function renderAlbumEditor(panel, album, events) {
 }
 
 function settingsForm(album, save) {
-  const field = (name, input, label) => h('label', {}, label, input);
+  const field = (input, label) => h('label', {}, label, input);
   const title = h('input', { name: 'title', value: album.title, required: true });
   const password = h('input', { name: 'password', value: album.password ?? '', autocomplete: 'off', placeholder: 'none', spellcheck: 'false' });
   const order = h('input', { name: 'order', type: 'number', step: 'any', value: album.order ?? '' });
@@ -57,10 +57,10 @@ function settingsForm(album, save) {
   const check = (name, label, help) => h('label', { class: 'check', title: help }, h('input', { type: 'checkbox', name, checked: album[name] }), label);
   const form = h('form', { class: 'stack', 'aria-label': 'Album settings' },
     h('div', { class: 'grid-form' },
-      field('title', title, 'Title'),
-      field('password', password, 'Password (empty: none)'),
-      field('style', style, 'Layout'),
-      field('order', order, 'Order (lower first)')),
+      field(title, 'Title'),
+      field(password, 'Password (empty: none)'),
+      field(style, 'Layout'),
+      field(order, 'Order (lower first)')),
     h('div', { class: 'row' },
       check('hidden', 'Hidden', 'Left out of listings, still reachable by its address'),
       check('isCollection', 'Collection', 'The album page shows its child albums as cards'),

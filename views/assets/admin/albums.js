@@ -30,7 +30,7 @@ export async function loadAlbums() {
 
 /** Re-renders the open album (after the public site address changed, for its share link). */
 export function refreshSelectedAlbum() {
-  if (selected) selectAlbum(selected);
+  if (selected) void selectAlbum(selected);
 }
 
 export async function selectAlbum(path) {
@@ -56,27 +56,33 @@ export async function selectAlbum(path) {
   });
 }
 
+/** The new-album dialog and its form (views/admin.ejs). */
+function newAlbumDialog() {
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('new-album-dialog'));
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('new-album-form'));
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+  const error = /** @type {HTMLElement} */ (form.querySelector('.form-error'));
+  return { dialog, form, field, error };
+}
+
 function openNewAlbumDialog(prefix = '') {
-  const dialog = document.getElementById('new-album-dialog');
-  const form = document.getElementById('new-album-form');
+  const { dialog, form, field, error } = newAlbumDialog();
   form.reset();
-  form.elements.path.value = prefix;
-  form.querySelector('.form-error').hidden = true;
+  field('path').value = prefix;
+  error.hidden = true;
   dialog.showModal();
-  form.elements.path.focus();
+  field('path').focus();
 }
 
 export function initAlbums() {
-  const dialog = document.getElementById('new-album-dialog');
-  const form = document.getElementById('new-album-form');
-  const error = form.querySelector('.form-error');
+  const { dialog, form, field, error } = newAlbumDialog();
   document.getElementById('new-album-button').addEventListener('click', () => openNewAlbumDialog());
   form.querySelector('[data-close]').addEventListener('click', () => dialog.close());
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const path = form.elements.path.value.trim().replace(/\/+$/, '');
+    const path = field('path').value.trim().replace(/\/+$/, '');
     try {
-      await api('POST', '/api/albums', { path, title: form.elements.title.value });
+      await api('POST', '/api/albums', { path, title: field('title').value });
     } catch (err) {
       error.textContent = err.message;
       error.hidden = false;
@@ -87,5 +93,5 @@ export function initAlbums() {
     await loadAlbums();
     await selectAlbum(path);
   });
-  loadAlbums();
+  void loadAlbums();
 }

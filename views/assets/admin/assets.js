@@ -55,7 +55,7 @@ async function folderBlock(kind, title, help) {
     } catch (err) {
       notify(err.message, { error: true });
     }
-    render();
+    await render();
   };
   await render();
   return block;

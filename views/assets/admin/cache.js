@@ -27,7 +27,7 @@ export async function renderCacheStats() {
     } catch (err) {
       notify(err.message, { error: true });
     }
-    renderCacheStats();
+    await renderCacheStats();
   };
   replaceChildren(container, table(stats),
     h('div', { class: 'row spaced' },

@@ -16,8 +16,8 @@ const onShow = {
 
 function showTab(name) {
   const tab = TABS.includes(name) ? name : 'albums';
-  for (const panel of document.querySelectorAll('[data-panel]')) panel.hidden = panel.dataset.panel !== tab;
-  for (const link of document.querySelectorAll('[data-tab]')) {
+  for (const panel of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-panel]'))) panel.hidden = panel.dataset.panel !== tab;
+  for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-tab]'))) {
     if (link.dataset.tab === tab) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
@@ -26,7 +26,7 @@ function showTab(name) {
 
 function openAlbum(path) {
   location.hash = '#albums';
-  selectAlbum(path);
+  void selectAlbum(path);
 }
 
 function start() {

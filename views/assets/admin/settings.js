@@ -8,7 +8,7 @@ export function publicBaseUrl() {
 }
 
 export function initPublicBaseInput(onChange) {
-  const input = document.getElementById('public-base-url');
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('public-base-url'));
   input.value = publicBaseUrl();
   input.addEventListener('change', () => {
     const value = input.value.trim();

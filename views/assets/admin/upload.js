@@ -21,7 +21,7 @@ export function albumUploader(albumPath, onUploaded) {
     multiple: true,
     id: 'upload-input',
     accept: acceptOf('image', 'video'),
-    on: { change: () => { start([...input.files]); input.value = ''; } },
+    on: { change: () => { void start([...input.files]); input.value = ''; } },
   });
   const zone = h('div', { class: 'dropzone' },
     h('p', {}, 'Drop photos and videos here, or choose them: '),
@@ -32,7 +32,7 @@ export function albumUploader(albumPath, onUploaded) {
     zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); });
   }
   for (const type of ['dragleave', 'drop']) zone.addEventListener(type, () => zone.classList.remove('over'));
-  zone.addEventListener('drop', (e) => { e.preventDefault(); start([...e.dataTransfer.files]); });
+  zone.addEventListener('drop', (e) => { e.preventDefault(); void start([...e.dataTransfer.files]); });
 
   async function start(files) {
     if (files.length === 0) return;
