@@ -38,7 +38,10 @@ export function hasWrk(): Promise<boolean> {
 export async function load(url: string, opts: LoadOptions): Promise<LoadResult> {
   if (!opts.noWrk && (await hasWrk())) {
     const threads = Math.min(opts.threads ?? 1, opts.connections);
-    const out = await runWrk(['-t', String(threads), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--timeout', '10s', '--latency', url], opts.seconds);
+    const out = await runWrk(
+      ['-t', String(threads), '-c', String(opts.connections), '-d', `${opts.seconds}s`, '--timeout', '10s', '--latency', url],
+      opts.seconds,
+    );
     return parseWrk(out);
   }
   return nodeLoad(url, opts.seconds, opts.connections);

@@ -8,7 +8,13 @@ import sharp from 'sharp';
  */
 export async function writePhotoLikeJpeg(file: string, width: number, height: number): Promise<void> {
   const shapes = await sharp({
-    create: { width: Math.ceil(width / 40), height: Math.ceil(height / 40), channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    create: {
+      width: Math.ceil(width / 40),
+      height: Math.ceil(height / 40),
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
   })
     .png()
     .toBuffer();

@@ -76,7 +76,11 @@ export function formatTable(rows: readonly BenchRow[]): string {
   ];
   const widths = lines[0]!.map((_, col) => Math.max(...lines.map((l) => l[col]!.length)));
   const leftAligned = new Set([0, 2, 5]);
-  const text = (cells: string[]) => cells.map((c, i) => (leftAligned.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const text = (cells: string[]) =>
+    cells
+      .map((c, i) => (leftAligned.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [text(lines[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.slice(1).map(text)];
   const notes = rows.filter((r) => r.note).map((r) => `  ${r.name}: ${r.note}`);
   if (notes.length > 0) out.push('', 'notes:', ...notes);
@@ -88,7 +92,9 @@ export function formatMarkdown(rows: readonly BenchRow[]): string {
   const out = ['| figure | value | unit | baseline | ratio | target | pass |', '|---|---:|---|---:|---:|---|---|'];
   const cell = (text: string) => text.replaceAll('|', '\\|');
   for (const r of rows) {
-    out.push(`| ${cell(r.name)} | ${format(r.value)} | ${r.unit} | ${format(r.baseline)} | ${r.ratio === null ? '-' : r.ratio.toFixed(2)} | ${r.target} | ${r.pass === null ? '-' : r.pass ? 'yes' : '**MISS**'} |`);
+    out.push(
+      `| ${cell(r.name)} | ${format(r.value)} | ${r.unit} | ${format(r.baseline)} | ${r.ratio === null ? '-' : r.ratio.toFixed(2)} | ${r.target} | ${r.pass === null ? '-' : r.pass ? 'yes' : '**MISS**'} |`,
+    );
   }
   return out.join('\n');
 }

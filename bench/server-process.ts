@@ -126,7 +126,9 @@ async function spawnUntilReady(args: string[], env: NodeJS.ProcessEnv, logFile: 
     }
     if (exited !== undefined || performance.now() > deadline) {
       await stop(1000);
-      throw new Error(`${path.basename(args[args.length - 1]!)} did not start (${exited !== undefined ? `exited ${exited}` : 'timeout'}):\n${text.slice(-2000)}`);
+      throw new Error(
+        `${path.basename(args[args.length - 1]!)} did not start (${exited !== undefined ? `exited ${exited}` : 'timeout'}):\n${text.slice(-2000)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 10));
   }

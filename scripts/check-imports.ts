@@ -39,7 +39,7 @@ export const RULES: readonly FolderRule[] = [
   {
     from: 'server/http',
     forbids: (target) => anyOf('server/public', 'server/admin')(target) || (under('server/media')(target) && !/\/pool-errors\.[jt]s$/.test(target)),
-    why: 'the shared HTTP plumbing maps the pool\'s domain errors (pool-errors.ts) and knows nothing else of the parts above it',
+    why: "the shared HTTP plumbing maps the pool's domain errors (pool-errors.ts) and knows nothing else of the parts above it",
   },
   {
     from: 'workers',

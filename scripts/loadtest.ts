@@ -149,7 +149,24 @@ async function main(): Promise<number> {
     const sampler = rssSampler(server.pid, 200);
     const probe = pageProbe(`${server.url}/photos/load/public`);
     const out = await runWrk(
-      ['-t', values.threads!, '-c', values.connections!, '-d', `${duration}s`, '--timeout', '10s', '-s', path.join(HERE, 'loadtest.lua'), server.url, '--', String(PHOTOS), String(COLD), String(Date.now() % 100000), values.threads!],
+      [
+        '-t',
+        values.threads!,
+        '-c',
+        values.connections!,
+        '-d',
+        `${duration}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        path.join(HERE, 'loadtest.lua'),
+        server.url,
+        '--',
+        String(PHOTOS),
+        String(COLD),
+        String(Date.now() % 100000),
+        values.threads!,
+      ],
       duration,
     );
     const pageTimes = await probe.stop();
@@ -158,7 +175,12 @@ async function main(): Promise<number> {
 
     const line = /^LOADTEST (.*)$/m.exec(out);
     if (!line) throw new Error(`no LOADTEST line in wrk's output:\n${out}`);
-    const c = Object.fromEntries(line[1]!.split(' ').map((kv) => kv.split('=')).map(([k, v]) => [k!, Number(v)]));
+    const c = Object.fromEntries(
+      line[1]!
+        .split(' ')
+        .map((kv) => kv.split('='))
+        .map(([k, v]) => [k!, Number(v)]),
+    );
     const total = /(\d+) requests in ([\d.]+\w+),/.exec(out);
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
 
@@ -180,14 +202,45 @@ async function main(): Promise<number> {
       exact('5xx other than 503', c.s5xx!, 0),
       context('503 (pool queue full) with Retry-After', c.s503_retry!, 'count', 'deliberate: cold thumbnails past the bounded queue'),
       exact('503 without Retry-After', c.s503! - c.s503_retry!, 0),
-      exact('socket errors and timeouts', c.errors_timeout! + c.errors_connect! + c.errors_read!, 0, `timeouts ${c.errors_timeout}, connect ${c.errors_connect}, read ${c.errors_read}`),
-      exact('wrong-password answers before the lockout', c.wrong_password!, MAX_FAILED_ATTEMPTS, `then ${c.rate_limited} rate-limited answers, ${c.other_redirect} other redirects`),
+      exact(
+        'socket errors and timeouts',
+        c.errors_timeout! + c.errors_connect! + c.errors_read!,
+        0,
+        `timeouts ${c.errors_timeout}, connect ${c.errors_connect}, read ${c.errors_read}`,
+      ),
+      exact(
+        'wrong-password answers before the lockout',
+        c.wrong_password!,
+        MAX_FAILED_ATTEMPTS,
+        `then ${c.rate_limited} rate-limited answers, ${c.other_redirect} other redirects`,
+      ),
       context('all requests, wrk latency p99', c.latency_p99_us! / 1000, 'ms', `p50 ${(c.latency_p50_us! / 1000).toFixed(1)} ms`),
-      context('album page under load (probe, one at a time), p99', percentile(pageTimes, 0.99), 'ms', `p50 ${percentile(pageTimes, 0.5).toFixed(1)} ms over ${pageTimes.length} pages`),
-      limitRow('server RSS peak during the load', Math.max(peak, hwm), 'MB', { below: 600 }, null, `VmHWM ${hwm.toFixed(0)} MB, sampled ${peak.toFixed(0)} MB; ${atReady.toFixed(0)} MB at ready`),
-      limitRow('server RSS growth after the load', after - start, 'MB', { below: 150 }, null, `${start.toFixed(0)} MB after warm-up, ${atEnd.toFixed(0)} MB when the load stopped, ${after.toFixed(0)} MB ${settled.toFixed(0)} s later`),
+      context(
+        'album page under load (probe, one at a time), p99',
+        percentile(pageTimes, 0.99),
+        'ms',
+        `p50 ${percentile(pageTimes, 0.5).toFixed(1)} ms over ${pageTimes.length} pages`,
+      ),
+      limitRow(
+        'server RSS peak during the load',
+        Math.max(peak, hwm),
+        'MB',
+        { below: 600 },
+        null,
+        `VmHWM ${hwm.toFixed(0)} MB, sampled ${peak.toFixed(0)} MB; ${atReady.toFixed(0)} MB at ready`,
+      ),
+      limitRow(
+        'server RSS growth after the load',
+        after - start,
+        'MB',
+        { below: 150 },
+        null,
+        `${start.toFixed(0)} MB after warm-up, ${atEnd.toFixed(0)} MB when the load stopped, ${after.toFixed(0)} MB ${settled.toFixed(0)} s later`,
+      ),
     ];
-    console.log(`loadtest: ${duration} s, ${values.connections} connections, ${values.threads} wrk threads; server env ${envText({ ...productionEnv(), ...env })}; load average ${loadBefore} before, ${loadAfter} after`);
+    console.log(
+      `loadtest: ${duration} s, ${values.connections} connections, ${values.threads} wrk threads; server env ${envText({ ...productionEnv(), ...env })}; load average ${loadBefore} before, ${loadAfter} after`,
+    );
     console.log(formatTable(rows));
     const failed = rows.filter((r) => r.pass === false);
     if (failed.length) console.log(`\nFAILED: ${failed.map((r) => r.name).join('; ')}`);

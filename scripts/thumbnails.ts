@@ -102,7 +102,13 @@ async function main(argv: string[]): Promise<number> {
 
   const skippedNote = skipped.length > 0 ? `, ${skipped.length} skipped (gone, or symlinks the gallery does not follow)` : '';
   console.log(`${generated} generated, ${fresh} already fresh, ${failures.length} failed${skippedNote} in ${formatDuration(progress.elapsedSeconds())}`);
-  if (skipped.length > 0) console.log(`Skipped:\n${skipped.sort().map((s) => `  ${s}`).join('\n')}`);
+  if (skipped.length > 0)
+    console.log(
+      `Skipped:\n${skipped
+        .sort()
+        .map((s) => `  ${s}`)
+        .join('\n')}`,
+    );
   if (failures.length > 0) {
     console.log('Failed:');
     for (const f of failures) console.log(`  ${f.relPath}: ${f.message}`);

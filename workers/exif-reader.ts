@@ -196,12 +196,24 @@ class TiffReader {
     const b = this.buf;
     let value: number;
     switch (entry.type) {
-      case 1: value = b.readUInt8(at); break;
-      case 3: value = le ? b.readUInt16LE(at) : b.readUInt16BE(at); break;
-      case 4: value = le ? b.readUInt32LE(at) : b.readUInt32BE(at); break;
-      case 9: value = le ? b.readInt32LE(at) : b.readInt32BE(at); break;
-      case 11: value = le ? b.readFloatLE(at) : b.readFloatBE(at); break;
-      case 12: value = le ? b.readDoubleLE(at) : b.readDoubleBE(at); break;
+      case 1:
+        value = b.readUInt8(at);
+        break;
+      case 3:
+        value = le ? b.readUInt16LE(at) : b.readUInt16BE(at);
+        break;
+      case 4:
+        value = le ? b.readUInt32LE(at) : b.readUInt32BE(at);
+        break;
+      case 9:
+        value = le ? b.readInt32LE(at) : b.readInt32BE(at);
+        break;
+      case 11:
+        value = le ? b.readFloatLE(at) : b.readFloatBE(at);
+        break;
+      case 12:
+        value = le ? b.readDoubleLE(at) : b.readDoubleBE(at);
+        break;
       case 5:
       case 10: {
         const signed = entry.type === 10;

@@ -263,13 +263,26 @@ async function grabVideoFrame(src: string, budget: Budget): Promise<Buffer> {
 
 function ffmpegFrame(src: string, atSeconds: number, budget: Budget): Promise<Buffer> {
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
     // Input seeking (before -i) jumps to the nearest keyframe instead of decoding up to it.
     ...(atSeconds > 0 ? ['-ss', atSeconds.toFixed(3)] : []),
-    '-i', src,
-    '-frames:v', '1', '-an', '-sn', '-dn',
+    '-i',
+    src,
+    '-frames:v',
+    '1',
+    '-an',
+    '-sn',
+    '-dn',
     // PNG keeps the frame lossless; level 1 is quick and keeps the pipe small.
-    '-f', 'image2pipe', '-c:v', 'png', '-compression_level', '1',
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'png',
+    '-compression_level',
+    '1',
     'pipe:1',
   ];
   return new Promise((resolve, reject) => {

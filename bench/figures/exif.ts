@@ -22,6 +22,13 @@ export async function exifLatency(ctx: BenchContext): Promise<BenchRow[]> {
   }
   const mp = (corpus.spec.photo.width * corpus.spec.photo.height) / 1e6;
   return [
-    limitRow(`EXIF of a ${mp} MP JPEG, uncached, mean`, mean(ms), 'ms', { below: 5 }, null, `${ms.length} sequential requests after ${corpus.exifWarm.length} warm-up ones; median ${median(ms).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms`),
+    limitRow(
+      `EXIF of a ${mp} MP JPEG, uncached, mean`,
+      mean(ms),
+      'ms',
+      { below: 5 },
+      null,
+      `${ms.length} sequential requests after ${corpus.exifWarm.length} warm-up ones; median ${median(ms).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms`,
+    ),
   ];
 }

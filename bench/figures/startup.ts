@@ -16,7 +16,13 @@ export async function startup(ctx: BenchContext): Promise<BenchRow[]> {
   fs.mkdirSync(contentDir, { recursive: true });
   ctx.log(`startup: ${corpus.treePhotos} photos in ${corpus.treeAlbums} albums`);
   const start = performance.now();
-  const server = await startGallery({ albumsDir: corpus.treeDir, cacheDir, contentDir, env: ctx.serverEnv, logFile: path.join(ctx.runDir, 'logs', 'startup.log') });
+  const server = await startGallery({
+    albumsDir: corpus.treeDir,
+    cacheDir,
+    contentDir,
+    env: ctx.serverEnv,
+    logFile: path.join(ctx.runDir, 'logs', 'startup.log'),
+  });
   try {
     const ready = server.readyMs;
     const html = await (await fetchOk(`${server.url}/photos`)).text();

@@ -34,7 +34,14 @@ export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
   }
   const n = corpus.cold.length;
   return [
-    ratioRow(`cold thumbnails (${mp} MP JPEG -> ${THUMBNAIL_SIZE_NAMES.length} sizes), HTTP vs sharp directly`, n / httpSeconds, 'images/s', n / directSeconds, 0.9, `${n} originals per side, ${CONCURRENCY} at a time`),
+    ratioRow(
+      `cold thumbnails (${mp} MP JPEG -> ${THUMBNAIL_SIZE_NAMES.length} sizes), HTTP vs sharp directly`,
+      n / httpSeconds,
+      'images/s',
+      n / directSeconds,
+      0.9,
+      `${n} originals per side, ${CONCURRENCY} at a time`,
+    ),
   ];
 }
 

@@ -51,11 +51,35 @@ export async function zipDownload(ctx: BenchContext): Promise<BenchRow[]> {
   const tarRate = rate(tar);
   return [
     ratioRow(`ZIP download (${album}), HTTP vs archiver to /dev/null`, best.http, 'MB/s', best.archiver, 0.85, `best of ${runs} interleaved runs`),
-    { name: 'ZIP download, HTTP vs tar cf | cat > /dev/null', value: best.http, unit: 'MB/s', baseline: tarRate, ratio: best.http / tarRate, target: '-', pass: null, note: 'context: reading the page-cached files at all' },
+    {
+      name: 'ZIP download, HTTP vs tar cf | cat > /dev/null',
+      value: best.http,
+      unit: 'MB/s',
+      baseline: tarRate,
+      ratio: best.http / tarRate,
+      target: '-',
+      pass: null,
+      note: 'context: reading the page-cached files at all',
+    },
     // Bytes per CPU-second of the server vs of archiver alone: the same comparison, blind to
     // whatever else runs on the machine.
-    { name: 'ZIP download, server MB per CPU-second vs archiver', value: best.httpPerCpu, unit: 'MB/cpu-s', baseline: best.archiverPerCpu, ratio: best.httpPerCpu / best.archiverPerCpu, target: '-', pass: null },
-    limitRow('ZIP download, server peak RSS growth', growth, 'MB', { below: 150 }, null, exactPeak ? 'VmHWM reset before the downloads' : 'VmHWM could not be reset: peak since start'),
+    {
+      name: 'ZIP download, server MB per CPU-second vs archiver',
+      value: best.httpPerCpu,
+      unit: 'MB/cpu-s',
+      baseline: best.archiverPerCpu,
+      ratio: best.httpPerCpu / best.archiverPerCpu,
+      target: '-',
+      pass: null,
+    },
+    limitRow(
+      'ZIP download, server peak RSS growth',
+      growth,
+      'MB',
+      { below: 150 },
+      null,
+      exactPeak ? 'VmHWM reset before the downloads' : 'VmHWM could not be reset: peak since start',
+    ),
   ];
 }
 

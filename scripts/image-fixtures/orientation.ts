@@ -28,7 +28,9 @@ export async function storedForOrientation(upright: Buffer, w: number, h: number
   let stored = { data: upright, info: { width: w, height: h, channels: 3 } as OutputInfo };
   for (const step of steps) {
     const { width, height } = stored.info;
-    stored = await step(sharp(stored.data, { raw: { width, height, channels: 3 } })).raw().toBuffer({ resolveWithObject: true });
+    stored = await step(sharp(stored.data, { raw: { width, height, channels: 3 } }))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   }
   return stored;
 }

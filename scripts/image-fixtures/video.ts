@@ -58,9 +58,21 @@ export async function writeVideo(file: string, spec: VideoSpec = {}): Promise<vo
   ensureDir(file);
   const encoded = rotate ? `${file}.plain.mp4` : file;
   await run(ffmpegInstaller.path, [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${width}x${height}:rate=30000/1001`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', encoded,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=duration=${seconds}:size=${width}x${height}:rate=30000/1001`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    encoded,
   ]);
   if (rotate) {
     await remuxWithRotation(encoded, file, rotate);

@@ -25,11 +25,7 @@ async function assertSameImage(a: Buffer, b: Buffer, label: string): Promise<voi
 
 export async function makeEdgeCases(albumsDir: string): Promise<void> {
   const dir = path.join(albumsDir, EDGE_CASES);
-  await writeFileIn(
-    dir,
-    'album.json',
-    albumJson({ title: 'Edge cases (test fixtures)', style: 'grid', hidden: true, token: 'edge-cases-fixtures-2022' }),
-  );
+  await writeFileIn(dir, 'album.json', albumJson({ title: 'Edge cases (test fixtures)', style: 'grid', hidden: true, token: 'edge-cases-fixtures-2022' }));
   const cam = CAMERAS.olympus;
   const rng = new Rng(`${EDGE_CASES}#exif`);
   let t = Date.parse('2022-05-02T10:00:00Z');
@@ -47,7 +43,9 @@ export async function makeEdgeCases(albumsDir: string): Promise<void> {
     const upright = await sharp(Buffer.from(card.toString())).removeAlpha().raw().toBuffer();
     const stored = await storedForOrientation(upright, w, h, o);
     const jpeg = await encodeJpeg(stored, { quality: 85, exif: cameraExif(cam, nextShot()), orientation: o });
-    const uprightJpeg = await sharp(upright, { raw: { width: w, height: h, channels: 3 } }).jpeg().toBuffer();
+    const uprightJpeg = await sharp(upright, { raw: { width: w, height: h, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     await assertSameImage(jpeg, uprightJpeg, `orientation-${o}.jpg`);
     const meta = await sharp(jpeg).metadata();
     if (meta.orientation !== o) throw new Error(`orientation-${o}.jpg: EXIF orientation is ${meta.orientation}`);

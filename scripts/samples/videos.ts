@@ -16,7 +16,9 @@ export async function makeKenBurns(out: string, seed: string, scene: SceneName):
   const srcH = 900;
   const rng = new Rng(seed);
   const pixels = await renderSvg(scenes[scene](rng, srcW, srcH), seed, 6);
-  const src = await sharp(pixels.data, { raw: { width: srcW, height: srcH, channels: 3 } }).png().toBuffer();
+  const src = await sharp(pixels.data, { raw: { width: srcW, height: srcH, channels: 3 } })
+    .png()
+    .toBuffer();
   const fps = 25;
   const seconds = 4;
   const outW = 640;

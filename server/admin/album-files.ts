@@ -79,7 +79,8 @@ export class AlbumFiles {
       } catch (err) {
         if (isMissing(err)) throw notFound(`Album not found: ${albumPath}`);
         // Nothing the client sent is wrong: the file on disk is (edited by hand). A PUT can repair it.
-        if (err instanceof AlbumRecordError) throw conflict(`The album.json of ${albumPath} is invalid (Invalid album metadata: ${err.message}); fix it with PUT or by hand`);
+        if (err instanceof AlbumRecordError)
+          throw conflict(`The album.json of ${albumPath} is invalid (Invalid album metadata: ${err.message}); fix it with PUT or by hand`);
         throw err;
       }
       return { path: albumPath, dir, meta: record.meta };

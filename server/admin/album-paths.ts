@@ -34,12 +34,12 @@ export function parseNewAlbumPath(raw: unknown): string {
   }
   for (const s of segments) {
     if (s.length > MAX_SEGMENT_CHARS || Buffer.byteLength(s) > MAX_SEGMENT_BYTES) {
-      throw badRequest(`Invalid parameter: path segment "${[...s].slice(0, 20).join('')}…" is longer than ${MAX_SEGMENT_CHARS} characters or ${MAX_SEGMENT_BYTES} bytes`);
+      throw badRequest(
+        `Invalid parameter: path segment "${[...s].slice(0, 20).join('')}…" is longer than ${MAX_SEGMENT_CHARS} characters or ${MAX_SEGMENT_BYTES} bytes`,
+      );
     }
     if (!SEGMENT.test(s)) {
-      throw badRequest(
-        `Invalid parameter: path segment "${s}" may hold only letters, digits, "-", "_", " " and "." (not first or last)`,
-      );
+      throw badRequest(`Invalid parameter: path segment "${s}" may hold only letters, digits, "-", "_", " " and "." (not first or last)`);
     }
   }
   return rel;

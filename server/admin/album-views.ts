@@ -57,12 +57,7 @@ export function summaryOfIndexed(album: Album): AlbumSummary {
 }
 
 /** Detail of an album read from disk (fresh after a write). */
-export function detailOf(
-  albumPath: string,
-  meta: AlbumMeta,
-  media: readonly MediaFile[],
-  opts: { protected: boolean; parent: string | null },
-): AlbumDetail {
+export function detailOf(albumPath: string, meta: AlbumMeta, media: readonly MediaFile[], opts: { protected: boolean; parent: string | null }): AlbumDetail {
   const photoCount = media.filter((m) => m.kind === 'image').length;
   return {
     path: albumPath,

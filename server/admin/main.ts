@@ -31,9 +31,7 @@ async function main(): Promise<void> {
   });
   // Upload temp files left by a crash. Only after listening: a second admin started by mistake
   // fails on the port before it can delete the uploads of the first.
-  await Promise.all(
-    [config.albumsDir, config.contentDir].map((dir) => fs.rm(path.join(dir, UPLOADS_DIR), { recursive: true, force: true })),
-  );
+  await Promise.all([config.albumsDir, config.contentDir].map((dir) => fs.rm(path.join(dir, UPLOADS_DIR), { recursive: true, force: true })));
   const { port } = server.address() as { port: number };
   log.info(`Admin server ready on http://${ADMIN_HOST}:${port}/ (albums: ${config.albumsDir})`);
 

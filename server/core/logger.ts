@@ -32,7 +32,18 @@ export interface LoggerOptions {
  * fields by those names are censored wherever a caller puts them. Query strings are scrubbed
  * by the request log itself (server/http/request-log.ts: scrubUrl).
  */
-const REDACTED_PATHS = ['password', 'token', 'cookie', '*.password', '*.token', '*.cookie', 'headers.cookie', 'headers["x-album-token"]', '*.headers.cookie', '*.headers["x-album-token"]'];
+const REDACTED_PATHS = [
+  'password',
+  'token',
+  'cookie',
+  '*.password',
+  '*.token',
+  '*.cookie',
+  'headers.cookie',
+  'headers["x-album-token"]',
+  '*.headers.cookie',
+  '*.headers["x-album-token"]',
+];
 
 export function createLogger({ destination, level = 'info' }: LoggerOptions = {}): Logger {
   return pino(

@@ -97,15 +97,13 @@ export function isThumbnailSize(value: unknown): value is ThumbnailSize {
 const segments = (relPath: string): string[] => (relPath === '' ? [] : relPath.split('/'));
 
 /** CACHE_DIR/thumbnails/{size}, or its sub-directory for an album. */
-export const thumbnailDir = (cacheDir: string, size: ThumbnailSize, albumPath = ''): string =>
-  path.join(cacheDir, 'thumbnails', size, ...segments(albumPath));
+export const thumbnailDir = (cacheDir: string, size: ThumbnailSize, albumPath = ''): string => path.join(cacheDir, 'thumbnails', size, ...segments(albumPath));
 
 /** CACHE_DIR/thumbnails: every size under one root. */
 export const thumbnailRoot = (cacheDir: string): string => path.join(cacheDir, 'thumbnails');
 
 /** CACHE_DIR/thumbnails/{size}/{media path}.jpg (the original's extension stays in the name). */
-export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string): string =>
-  `${thumbnailDir(cacheDir, size, mediaPath)}.jpg`;
+export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string): string => `${thumbnailDir(cacheDir, size, mediaPath)}.jpg`;
 
 /** CACHE_DIR/dimensions, or its sub-directory for an album. */
 export const dimensionsDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'dimensions', ...segments(albumPath));

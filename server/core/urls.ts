@@ -26,8 +26,7 @@ export interface MediaVersion {
  * photo replaced by a file with the same (or an older, already seen) mtime still gets a new
  * URL, and no browser keeps showing the old thumbnail it was told is immutable.
  */
-export const versionParam = (version: MediaVersion): string =>
-  `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
+export const versionParam = (version: MediaVersion): string => `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
 
 export const thumbnailUrl = (mediaPath: string, size: ThumbnailSize, version: MediaVersion | undefined): string =>
   `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;

@@ -4,13 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import {
-  isTaskStarted,
-  type MediaTaskInput,
-  type MediaTaskName,
-  type MediaTaskResult,
-  type TaskClock,
-} from '../../workers/tasks.js';
+import { isTaskStarted, type MediaTaskInput, type MediaTaskName, type MediaTaskResult, type TaskClock } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
 import { isMissing } from '../core/paths.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';

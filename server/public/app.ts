@@ -81,7 +81,10 @@ export function createApp(deps: AppDeps): Express {
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
   app.get('/photos', servePage('photos'));
-  app.get('/photos/*splat', albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }));
+  app.get(
+    '/photos/*splat',
+    albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }),
+  );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));

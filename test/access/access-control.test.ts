@@ -39,14 +39,28 @@ describe('access control', () => {
   after(() => fx.close());
 
   const unlock = (password: string, albumPath = '2024/family/wedding', extra: Record<string, string> = {}) =>
-    app.post('/api/unlock').type('form').send({ albumPath, password, ...extra });
+    app
+      .post('/api/unlock')
+      .type('form')
+      .send({ albumPath, password, ...extra });
   const checkPassword = (password: string, albumPath = '2024/family/wedding') => app.post('/api/check-password').send({ albumPath, password });
 
   describe('a locked album page', () => {
     it('should render only the password form, with no media URL or file name of the album or its descendants', async () => {
       const res = await app.get('/photos/2024/family/wedding').expect(200);
       expect(res.text).to.include('<form method="post" action="/api/unlock"').and.include('Wedding');
-      for (const leak of ['wedding-kiss', 'reception-cake', 'late-dance', 'vip-table', '/albums/', '/api/thumbnail', 'Reception', 'VIP', 'srcset', 't-wedding']) {
+      for (const leak of [
+        'wedding-kiss',
+        'reception-cake',
+        'late-dance',
+        'vip-table',
+        '/albums/',
+        '/api/thumbnail',
+        'Reception',
+        'VIP',
+        'srcset',
+        't-wedding',
+      ]) {
         expect(res.text, leak).to.not.include(leak);
       }
       expect(res.headers['cache-control']).to.equal('no-store');
@@ -89,7 +103,11 @@ describe('access control', () => {
       expect(res.headers.location).to.equal('/photos/2024/family/wedding');
       const c = cookieOf(res)!;
       expect(c.tokens).to.deep.equal(['t-wedding']);
-      expect(c.attrs).to.match(/Max-Age=86400/).and.match(/Path=\//).and.match(/HttpOnly/).and.match(/SameSite=Strict/);
+      expect(c.attrs)
+        .to.match(/Max-Age=86400/)
+        .and.match(/Path=\//)
+        .and.match(/HttpOnly/)
+        .and.match(/SameSite=Strict/);
       expect(c.attrs).to.not.match(/Secure/);
       const page = await app.get('/photos/2024/family/wedding').set('Cookie', c.header).expect(200);
       expect(page.text).to.include('wedding-kiss.jpg').and.include('Reception').and.not.include('action="/api/unlock"');
@@ -128,7 +146,9 @@ describe('access control', () => {
     it('should succeed without counting for a public or already unlocked album', async () => {
       const res = await unlock('anything', '2024/open/public').expect(302);
       expect(res.headers.location).to.equal('/photos/2024/open/public');
-      const held = await unlock('wrong', '2024/family/wedding').set('Cookie', accessCookie(['t-wedding'])).expect(302);
+      const held = await unlock('wrong', '2024/family/wedding')
+        .set('Cookie', accessCookie(['t-wedding']))
+        .expect(302);
       expect(held.headers.location).to.equal('/photos/2024/family/wedding');
       const r = await checkPassword('bad').expect(401);
       expect(r.body.remainingAttempts).to.equal(9);
@@ -139,7 +159,18 @@ describe('access control', () => {
       expect(res.headers.location).to.equal('/photos/2024/family/wedding/reception#photo=x');
     });
 
-    for (const evil of ['//evil.example', 'https://evil.example', '/\\evil.example', '\\\\evil.example', '/\\/evil.example', 'javascript:alert(1)', '/\r\nSet-Cookie:x', '/ok\u0000', '/\tevil', 'evil.example']) {
+    for (const evil of [
+      '//evil.example',
+      'https://evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\\/evil.example',
+      'javascript:alert(1)',
+      '/\r\nSet-Cookie:x',
+      '/ok\u0000',
+      '/\tevil',
+      'evil.example',
+    ]) {
       it(`should not redirect to ${JSON.stringify(evil)}`, async () => {
         const res = await unlock('Open-Sesame', '2024/family/wedding', { returnUrl: evil }).expect(302);
         expect(res.headers.location).to.equal('/photos/2024/family/wedding');
@@ -147,8 +178,12 @@ describe('access control', () => {
     }
 
     it('should answer a missing field or a bad path with 400 JSON and an unknown album with 404 JSON', async () => {
-      expect((await app.post('/api/unlock').type('form').send({ password: 'x' }).expect(400)).body).to.deep.equal({ error: 'Missing required parameter: albumPath' });
-      expect((await app.post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding' }).expect(400)).body).to.deep.equal({ error: 'Missing required parameter: password' });
+      expect((await app.post('/api/unlock').type('form').send({ password: 'x' }).expect(400)).body).to.deep.equal({
+        error: 'Missing required parameter: albumPath',
+      });
+      expect((await app.post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding' }).expect(400)).body).to.deep.equal({
+        error: 'Missing required parameter: password',
+      });
       await unlock('x', '../etc').expect(400);
       await unlock('x', '/etc').expect(400);
       expect((await unlock('x', '2024/none/here').expect(404)).body.error).to.be.a('string');
@@ -212,7 +247,10 @@ describe('access control', () => {
       expect(bad.body.error).to.be.a('string');
       expect(bad.text).to.not.include('at ');
       await app.post('/api/check-password').type('form').send({ albumPath: '2024/family/wedding', password: 'x' }).expect(400);
-      const huge = await app.post('/api/check-password').send({ albumPath: '2024/family/wedding', password: 'x'.repeat(150_000) }).expect(413);
+      const huge = await app
+        .post('/api/check-password')
+        .send({ albumPath: '2024/family/wedding', password: 'x'.repeat(150_000) })
+        .expect(413);
       expect(huge.body).to.deep.equal({ error: 'Request body too large' });
       await app.post('/api/check-password').send({ albumPath: 5, password: 'x' }).expect(400);
     });
@@ -231,7 +269,10 @@ describe('access control', () => {
     });
 
     it('should grant with held tokens and with the right password, returning the token list', async () => {
-      expect((await checkAccess({ albumPath: '2024/family/wedding/reception', unlockedTokens: ['t-wedding'] }).expect(200)).body).to.deep.equal({ success: true, unlockedTokens: ['t-wedding'] });
+      expect((await checkAccess({ albumPath: '2024/family/wedding/reception', unlockedTokens: ['t-wedding'] }).expect(200)).body).to.deep.equal({
+        success: true,
+        unlockedTokens: ['t-wedding'],
+      });
       const res = await checkAccess({ albumPath: '2024/family/wedding/vip', unlockedTokens: ['t-wedding'], password: 'vip-only' }).expect(200);
       expect(res.body).to.deep.equal({ success: true, unlockedTokens: ['t-wedding', 't-vip'] });
       expect(cookieOf(res)!.tokens).to.include('t-vip');
@@ -239,7 +280,12 @@ describe('access control', () => {
 
     it('should add remainingAttempts to a wrong password', async () => {
       const res = await checkAccess({ albumPath: '2024/family/wedding', password: 'nope' }).expect(401);
-      expect(res.body).to.deep.equal({ success: false, requiresPassword: true, blockingAlbum: { path: '2024/family/wedding', title: 'Wedding' }, remainingAttempts: 9 });
+      expect(res.body).to.deep.equal({
+        success: false,
+        requiresPassword: true,
+        blockingAlbum: { path: '2024/family/wedding', title: 'Wedding' },
+        remainingAttempts: 9,
+      });
     });
 
     it('should accept a provided URL token only for an allowAnonymous album', async () => {
@@ -271,7 +317,10 @@ describe('access control', () => {
     ] as const) {
       it(`should refuse ${what} with 403 JSON on the three endpoints, without counting`, async () => {
         for (let i = 0; i < 12; i++) {
-          const res = await unlock(`wrong-${i}`).set(headers).expect(403).expect('Content-Type', /application\/json/);
+          const res = await unlock(`wrong-${i}`)
+            .set(headers)
+            .expect(403)
+            .expect('Content-Type', /application\/json/);
           expect(res.body.error).to.be.a('string').and.not.empty;
           expect(cookieOf(res)).to.equal(undefined);
         }
@@ -285,16 +334,28 @@ describe('access control', () => {
     it('should let same-origin and same-site browsers through, and count their failures', async () => {
       const sameOrigin = { 'Sec-Fetch-Site': 'same-origin', Origin: 'https://gallery.example', Host: 'gallery.example' };
       const sameSite = { 'Sec-Fetch-Site': 'same-site', Origin: 'https://www.gallery.example', Host: 'photos.gallery.example' };
-      await unlock('bad').set(sameOrigin).expect(302).expect('Location', /error=wrong-password/);
-      await unlock('bad').set(sameSite).expect(302).expect('Location', /error=wrong-password/);
+      await unlock('bad')
+        .set(sameOrigin)
+        .expect(302)
+        .expect('Location', /error=wrong-password/);
+      await unlock('bad')
+        .set(sameSite)
+        .expect(302)
+        .expect('Location', /error=wrong-password/);
       expect((await checkPassword('bad').expect(401)).body.remainingAttempts).to.equal(7);
       const res = await unlock('Open-Sesame').set(sameOrigin).expect(302).expect('Location', '/photos/2024/family/wedding');
       expect(cookieOf(res)).to.not.equal(undefined);
     });
 
     it('should let an older browser through whose Origin is this site, whatever its scheme and default port', async () => {
-      await unlock('Open-Sesame').set({ Host: 'gallery.example', Origin: 'https://gallery.example' }).expect(302).expect('Location', '/photos/2024/family/wedding');
-      await unlock('Open-Sesame').set({ Host: 'gallery.example:443', Origin: 'https://gallery.example' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+      await unlock('Open-Sesame')
+        .set({ Host: 'gallery.example', Origin: 'https://gallery.example' })
+        .expect(302)
+        .expect('Location', '/photos/2024/family/wedding');
+      await unlock('Open-Sesame')
+        .set({ Host: 'gallery.example:443', Origin: 'https://gallery.example' })
+        .expect(302)
+        .expect('Location', '/photos/2024/family/wedding');
       await checkPassword('Open-Sesame').set({ Host: 'gallery.example:8443', Origin: 'https://gallery.example:8443' }).expect(200);
     });
 
@@ -303,7 +364,13 @@ describe('access control', () => {
       await unlock('Open-Sesame').set(viaProxy).expect(403);
       await fx.gallery.close();
       await fx.start({ env: { TRUST_PROXY: 'loopback' } });
-      await request(fx.gallery.handler).post('/api/unlock').type('form').set(viaProxy).send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(302).expect('Location', '/photos/2024/family/wedding');
+      await request(fx.gallery.handler)
+        .post('/api/unlock')
+        .type('form')
+        .set(viaProxy)
+        .send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' })
+        .expect(302)
+        .expect('Location', '/photos/2024/family/wedding');
     });
   });
 
@@ -385,10 +452,19 @@ describe('access control', () => {
       await fx.gallery.close();
       await fx.start({ env: { TRUST_PROXY: 'loopback' } });
       const proxied = request(fx.gallery.handler);
-      for (let i = 0; i < 10; i++) await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.7').send({ albumPath: '2024/family/wedding', password: 'bad' });
-      const blocked = await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.7').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
+      for (let i = 0; i < 10; i++)
+        await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.7').send({ albumPath: '2024/family/wedding', password: 'bad' });
+      const blocked = await proxied
+        .post('/api/unlock')
+        .type('form')
+        .set('X-Forwarded-For', '203.0.113.7')
+        .send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
       expect(blocked.headers.location).to.include('error=rate-limited');
-      const other = await proxied.post('/api/unlock').type('form').set('X-Forwarded-For', '203.0.113.8').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
+      const other = await proxied
+        .post('/api/unlock')
+        .type('form')
+        .set('X-Forwarded-For', '203.0.113.8')
+        .send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' });
       expect(other.headers.location).to.equal('/photos/2024/family/wedding');
     });
   });

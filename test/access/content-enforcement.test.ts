@@ -19,7 +19,19 @@ describe('access enforcement on content routes', () => {
       '2024/x/locked/child': { meta: { title: 'Child', token: 't-child' }, files: ['kid.jpg'] },
       '2024/x/shared': { meta: { title: 'Shared', password: 'pw2', allowAnonymous: true, token: 'share-me' }, files: ['s.jpg'] },
     });
-    execFileSync(ffmpegPath, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', fx.path('2024/x/locked/clip.mp4')]);
+    execFileSync(ffmpegPath, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=10:duration=1',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      fx.path('2024/x/locked/clip.mp4'),
+    ]);
     await fx.start();
     app = request(fx.gallery.handler);
   });
@@ -35,7 +47,10 @@ describe('access enforcement on content routes', () => {
   for (const [name, url, file] of routes) {
     describe(name, () => {
       it('should answer 401 JSON without access, for existing and guessed files alike', async () => {
-        const real = await app.get(url(`2024/x/locked/${file}`)).expect(401).expect('Content-Type', /json/);
+        const real = await app
+          .get(url(`2024/x/locked/${file}`))
+          .expect(401)
+          .expect('Content-Type', /json/);
         const guessed = await app.get(url(`2024/x/locked/guess-${file}`)).expect(401);
         expect(real.body).to.deep.equal(guessed.body);
         expect(real.body.error).to.be.a('string');
@@ -48,8 +63,13 @@ describe('access enforcement on content routes', () => {
       }
 
       it('should answer 200 and private with the cookie', async () => {
-        const res = await app.get(url(`2024/x/locked/${file}`)).set('Cookie', accessCookie(['t-locked'])).expect(200);
-        expect(res.headers['cache-control']).to.match(/^private/).and.not.match(/public/);
+        const res = await app
+          .get(url(`2024/x/locked/${file}`))
+          .set('Cookie', accessCookie(['t-locked']))
+          .expect(200);
+        expect(res.headers['cache-control'])
+          .to.match(/^private/)
+          .and.not.match(/public/);
       });
 
       it('should answer 400 for a traversal attempt', async () => {
@@ -81,7 +101,10 @@ describe('access enforcement on content routes', () => {
 
     it('should answer 200 with the header token, the cookie, or an allowed URL token', async () => {
       await app.get(zipUrl('2024/x/locked')).set('X-Album-Token', 't-locked').expect(200).expect('Content-Type', 'application/zip');
-      const viaCookie = await app.get(zipUrl('2024/x/locked/child')).set('Cookie', accessCookie(['t-locked'])).expect(200);
+      const viaCookie = await app
+        .get(zipUrl('2024/x/locked/child'))
+        .set('Cookie', accessCookie(['t-locked']))
+        .expect(200);
       expect(viaCookie.headers['content-disposition']).to.include('filename="child.zip"');
       await app.get(`${zipUrl('2024/x/shared')}&token=share-me`).expect(200);
       await app.get(`${zipUrl('2024/x/locked')}&token=t-locked`).expect(401);

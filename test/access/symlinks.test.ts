@@ -97,7 +97,11 @@ describe('symlinks inside ALBUMS_DIR', function () {
   /** File names the album page and the album-media API list for this visitor. */
   async function listed(cookie = ''): Promise<{ page: string; api: string[] }> {
     const page = await app.get(`/photos/${PUBLIC}`).set('Cookie', cookie).timeout(10_000).expect(200);
-    const api = await app.get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`).set('Cookie', cookie).timeout(10_000).expect(200);
+    const api = await app
+      .get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`)
+      .set('Cookie', cookie)
+      .timeout(10_000)
+      .expect(200);
     return { page: page.text, api: (api.body as { items: { name: string }[] }).items.map((i) => i.name) };
   }
 
@@ -122,9 +126,15 @@ describe('symlinks inside ALBUMS_DIR', function () {
     it('should serve it everywhere once the target album is unlocked', async () => {
       expect(await statuses('zz-wedding.jpg', WEDDING)).to.deep.equal(everywhere(200));
       expect(await statuses('zz-vows.mp4', WEDDING)).to.deep.equal(everywhere(200, true));
-      const original = await app.get(`/albums/${media('zz-wedding.jpg')}`).set('Cookie', WEDDING).expect(200);
+      const original = await app
+        .get(`/albums/${media('zz-wedding.jpg')}`)
+        .set('Cookie', WEDDING)
+        .expect(200);
       expect(original.headers['cache-control']).to.match(/^private/);
-      const thumb = await app.get(`/api/thumbnail?path=${q('zz-wedding.jpg')}&size=small`).set('Cookie', WEDDING).expect(200);
+      const thumb = await app
+        .get(`/api/thumbnail?path=${q('zz-wedding.jpg')}&size=small`)
+        .set('Cookie', WEDDING)
+        .expect(200);
       expect(thumb.headers['cache-control']).to.match(/^private/);
       expect(await zipNames(WEDDING)).to.deep.equal(['pub.jpg', 'zz-shared.jpg', 'zz-wedding.jpg']);
       const { page, api } = await listed(WEDDING);
@@ -133,16 +143,25 @@ describe('symlinks inside ALBUMS_DIR', function () {
       // Listing a protected photo makes the public album's page and listing private.
       const html = await app.get(`/photos/${PUBLIC}`).set('Cookie', WEDDING).expect(200);
       expect(html.headers['cache-control']).to.equal('no-store');
-      const json = await app.get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`).set('Cookie', WEDDING).expect(200);
+      const json = await app
+        .get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`)
+        .set('Cookie', WEDDING)
+        .expect(200);
       expect(json.headers['cache-control']).to.equal('private, no-store');
-      const zip = await app.head(`/api/download-album?path=${encodeURIComponent(PUBLIC)}`).set('Cookie', WEDDING).expect(200);
+      const zip = await app
+        .head(`/api/download-album?path=${encodeURIComponent(PUBLIC)}`)
+        .set('Cookie', WEDDING)
+        .expect(200);
       expect(zip.headers['cache-control']).to.equal('private, no-store');
       const anonymous = await app.get(`/photos/${PUBLIC}`).expect(200);
       expect(anonymous.headers['cache-control']).to.equal('no-cache');
     });
 
     it('should not answer a cached public thumbnail of it to an anonymous visitor', async () => {
-      await app.get(`/api/thumbnail?path=${q('zz-wedding.jpg')}&size=small`).set('Cookie', WEDDING).expect(200);
+      await app
+        .get(`/api/thumbnail?path=${q('zz-wedding.jpg')}&size=small`)
+        .set('Cookie', WEDDING)
+        .expect(200);
       await app.get(`/api/thumbnail?path=${q('zz-wedding.jpg')}&size=small`).expect(401);
     });
   });
@@ -165,10 +184,16 @@ describe('symlinks inside ALBUMS_DIR', function () {
     it('should answer 404 for a link to a FIFO, and the page should not wait on it', async () => {
       const started = Date.now();
       await app.get(`/photos/${PUBLIC}`).timeout(10_000).expect(200);
-      await app.get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`).timeout(10_000).expect(200);
+      await app
+        .get(`/api/album-media?path=${encodeURIComponent(PUBLIC)}`)
+        .timeout(10_000)
+        .expect(200);
       expect(Date.now() - started).to.be.below(2000);
       // Both workers still answer: a cold thumbnail is made at once.
-      await app.get(`/api/thumbnail?path=${q('pub.jpg')}&size=medium`).timeout(5000).expect(200);
+      await app
+        .get(`/api/thumbnail?path=${q('pub.jpg')}&size=medium`)
+        .timeout(5000)
+        .expect(200);
       await expectHiddenEverywhere('zz-pipe.jpg');
     });
   });

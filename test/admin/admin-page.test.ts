@@ -27,7 +27,10 @@ describe('admin page and previews', () => {
     });
 
     it('should serve the script modules and the stylesheet', async () => {
-      const res = await request(fx.app).get('/assets/admin/main.js').expect(200).expect('Content-Type', /javascript/);
+      const res = await request(fx.app)
+        .get('/assets/admin/main.js')
+        .expect(200)
+        .expect('Content-Type', /javascript/);
       for (const m of res.text.matchAll(/from '\.\/([a-z-]+\.js)'/g)) {
         await request(fx.app).get(`/assets/admin/${m[1]}`).expect(200);
       }

@@ -97,7 +97,10 @@ describe('admin /api/albums', () => {
       await request(fx.app).post('/api/albums').send({ path: 'holidays', title: 'Holidays' }).expect(201);
       const put = await request(fx.app).put('/api/albums/holidays').send({ style: 'single', title: 'Summer' }).expect(200);
       expect(put.body).to.deep.include({ path: 'holidays', title: 'Summer', style: 'single' });
-      await request(fx.app).post('/api/photos/holidays').attach('files', await makeJpeg(), 'beach.jpg').expect(201);
+      await request(fx.app)
+        .post('/api/photos/holidays')
+        .attach('files', await makeJpeg(), 'beach.jpg')
+        .expect(201);
       const photos = await request(fx.app).get('/api/photos/holidays').expect(200);
       expect((photos.body as Array<{ name: string }>).map((p) => p.name)).to.deep.equal(['beach.jpg']);
       expect((await request(fx.app).get('/api/albums/holidays').expect(200)).body).to.deep.include({ photoCount: 1, parent: null });
@@ -154,7 +157,10 @@ describe('admin /api/albums', () => {
     for (const [fields, message] of badFields) {
       it(`should answer 400 "${message}" and create nothing`, async () => {
         const before = listDir(path.join(fx.albumsDir, '2025'));
-        const res = await request(fx.app).post('/api/albums').send({ path: '2025/new/album', ...fields }).expect(400);
+        const res = await request(fx.app)
+          .post('/api/albums')
+          .send({ path: '2025/new/album', ...fields })
+          .expect(400);
         expect(res.body.error).to.equal(message);
         expect(listDir(path.join(fx.albumsDir, '2025'))).to.deep.equal(before);
       });

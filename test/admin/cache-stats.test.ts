@@ -35,7 +35,11 @@ describe('admin /api/cache', () => {
   it('should answer zeros when there is no cache at all', async () => {
     fs.rmSync(path.join(fx.cacheDir, 'thumbnails'), { recursive: true });
     const res = await request(fx.app).get('/api/cache/stats').expect(200);
-    expect(res.body).to.deep.equal({ files: 0, bytes: 0, sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } } });
+    expect(res.body).to.deep.equal({
+      files: 0,
+      bytes: 0,
+      sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
+    });
   });
 
   it('should clear the whole cache with DELETE and report what it removed', async () => {

@@ -34,7 +34,10 @@ describe('admin guards', () => {
         for (const name of ['localhost', '127.0.0.1', '[::1]']) {
           await request(server).get('/api/albums').set('Host', `${name}:${port}`).expect(200);
         }
-        await request(server).get('/api/albums').set('Host', `localhost:${port + 1}`).expect(403);
+        await request(server)
+          .get('/api/albums')
+          .set('Host', `localhost:${port + 1}`)
+          .expect(403);
       } finally {
         server.close();
       }

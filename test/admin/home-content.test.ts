@@ -111,7 +111,14 @@ describe('admin /api/home', () => {
     });
 
     it('should keep every card of concurrent additions', async () => {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => request(fx.app).post('/api/home/cards').send({ title: `Card ${i}` }).expect(201)));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          request(fx.app)
+            .post('/api/home/cards')
+            .send({ title: `Card ${i}` })
+            .expect(201),
+        ),
+      );
       expect(readHome().cards).to.have.length(10);
     });
   });

@@ -17,7 +17,10 @@ describe('admin /api/photos and /api/videos', () => {
 
   describe('POST /api/photos/{path}', () => {
     it('should keep a valid JPEG under its own name and answer 201 with per-file results', async () => {
-      const res = await request(fx.app).post('/api/photos/2024/travel/lisbon').attach('files', await makeJpeg(), 'IMG_0001.JPG').expect(201);
+      const res = await request(fx.app)
+        .post('/api/photos/2024/travel/lisbon')
+        .attach('files', await makeJpeg(), 'IMG_0001.JPG')
+        .expect(201);
       expect(res.body).to.deep.equal({
         stored: 1,
         rejected: 0,
@@ -64,7 +67,10 @@ describe('admin /api/photos and /api/videos', () => {
 
     it('should reject a truncated JPEG', async () => {
       const jpeg = await makeJpeg(200, 150);
-      const res = await request(fx.app).post('/api/photos/2024/travel/lisbon').attach('files', jpeg.subarray(0, jpeg.length / 2), 'cut.jpg').expect(400);
+      const res = await request(fx.app)
+        .post('/api/photos/2024/travel/lisbon')
+        .attach('files', jpeg.subarray(0, jpeg.length / 2), 'cut.jpg')
+        .expect(400);
       expect(res.body.results[0].ok).to.equal(false);
       expect(listDir(albumDir)).to.deep.equal(['album.json']);
     });
@@ -122,7 +128,10 @@ describe('admin /api/photos and /api/videos', () => {
     });
 
     it('should answer 400 for a file in another field, a body that is not multipart, or no file', async () => {
-      const wrongField = await request(fx.app).post('/api/photos/2024/travel/lisbon').attach('photo', await makeJpeg(), 'a.jpg').expect(400);
+      const wrongField = await request(fx.app)
+        .post('/api/photos/2024/travel/lisbon')
+        .attach('photo', await makeJpeg(), 'a.jpg')
+        .expect(400);
       expect(wrongField.body.error).to.equal('Unexpected file field "photo": send the files in the field "files"');
       const json = await request(fx.app).post('/api/photos/2024/travel/lisbon').send({ files: [] }).expect(400);
       expect(json.body.error).to.equal('Expected a multipart/form-data body with the files in the field "files"');
@@ -133,15 +142,24 @@ describe('admin /api/photos and /api/videos', () => {
     });
 
     it('should answer 404 for an unknown album and 400 for a bad path, before reading the upload', async () => {
-      await request(fx.app).post('/api/photos/2024/travel/porto').attach('files', await makeJpeg(), 'a.jpg').expect(404);
-      await request(fx.app).post('/api/photos/../x').attach('files', await makeJpeg(), 'a.jpg').expect(400);
+      await request(fx.app)
+        .post('/api/photos/2024/travel/porto')
+        .attach('files', await makeJpeg(), 'a.jpg')
+        .expect(404);
+      await request(fx.app)
+        .post('/api/photos/../x')
+        .attach('files', await makeJpeg(), 'a.jpg')
+        .expect(400);
       expect(fs.existsSync(path.join(fx.albumsDir, '2024/travel/porto'))).to.equal(false);
     });
   });
 
   describe('POST /api/videos/{path}', () => {
     it('should keep a valid MP4 (checked with ffprobe) under a safe name', async () => {
-      const res = await request(fx.app).post('/api/videos/2024/travel/lisbon').attach('files', await makeMp4(), 'Tram #28.MP4').expect(201);
+      const res = await request(fx.app)
+        .post('/api/videos/2024/travel/lisbon')
+        .attach('files', await makeMp4(), 'Tram #28.MP4')
+        .expect(201);
       expect(res.body.results[0]).to.include({ ok: true, file: 'Tram -28.mp4', kind: 'video' });
       expect(listDir(albumDir)).to.deep.equal(['Tram -28.mp4', 'album.json']);
       const list = await request(fx.app).get('/api/videos/2024/travel/lisbon').expect(200);
@@ -162,7 +180,10 @@ describe('admin /api/photos and /api/videos', () => {
     });
 
     it('should refuse photos on the videos route', async () => {
-      const res = await request(fx.app).post('/api/videos/2024/travel/lisbon').attach('files', await makeJpeg(), 'a.jpg').expect(400);
+      const res = await request(fx.app)
+        .post('/api/videos/2024/travel/lisbon')
+        .attach('files', await makeJpeg(), 'a.jpg')
+        .expect(400);
       expect(res.body.results[0].error).to.equal('Only videos are accepted here (.mp4, .m4v, .mov, .webm)');
     });
   });

@@ -51,7 +51,10 @@ describe('admin and public server on one tree', function () {
 
   it('should show an album created and filled through the admin, without a restart', async () => {
     await request(admin).post('/api/albums').send({ path: '2024/travel/lisbon', title: 'Lisbon by the sea' }).expect(201);
-    await request(admin).post('/api/photos/2024/travel/lisbon').attach('files', await makeJpeg(), 'Beach Day.JPG').expect(201);
+    await request(admin)
+      .post('/api/photos/2024/travel/lisbon')
+      .attach('files', await makeJpeg(), 'Beach Day.JPG')
+      .expect(201);
     await eventually(async () => {
       const res = await request(gallery.handler).get('/photos/2024/travel/lisbon').expect(200);
       expect(res.text).to.include('Lisbon by the sea');
@@ -61,7 +64,10 @@ describe('admin and public server on one tree', function () {
 
   it('should lock an album given a password through the admin, and open it with its share link once allowed', async () => {
     await request(admin).post('/api/albums').send({ path: '2024/family/xmas', title: 'Christmas' }).expect(201);
-    await request(admin).post('/api/photos/2024/family/xmas').attach('files', await makeJpeg(), 'tree.jpg').expect(201);
+    await request(admin)
+      .post('/api/photos/2024/family/xmas')
+      .attach('files', await makeJpeg(), 'tree.jpg')
+      .expect(201);
     const locked = await request(admin).put('/api/albums/2024/family/xmas').send({ password: 'sesame', allowAnonymous: true }).expect(200);
     await eventually(async () => {
       const res = await request(gallery.handler).get('/photos/2024/family/xmas').expect(200);
@@ -84,7 +90,10 @@ describe('admin and public server on one tree', function () {
     await request(admin).post('/api/albums').send({ path: 'holidays', title: 'Holidays at home' }).expect(201);
     await request(admin).post('/api/albums').send({ path: 'holidays/kids', title: 'The kids' }).expect(201);
     await request(admin).post('/api/albums').send({ path: '2024/lisbon', title: 'Lisbon in two' }).expect(201);
-    await request(admin).post('/api/photos/holidays/kids').attach('files', await makeJpeg(), 'swing.jpg').expect(201);
+    await request(admin)
+      .post('/api/photos/holidays/kids')
+      .attach('files', await makeJpeg(), 'swing.jpg')
+      .expect(201);
     await eventually(async () => {
       const photos = (await request(gallery.handler).get('/photos').expect(200)).text;
       expect(photos).to.include('Holidays at home').and.include('Lisbon in two').and.not.include('No albums yet');

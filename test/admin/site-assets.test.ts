@@ -39,7 +39,10 @@ describe('admin /api/assets', () => {
       });
 
       it('should delete by ?name= into CONTENT_DIR/.trash', async () => {
-        await request(fx.app).post(`/api/assets/${kind}`).attach('files', await makeJpeg(), 'a.jpg').expect(201);
+        await request(fx.app)
+          .post(`/api/assets/${kind}`)
+          .attach('files', await makeJpeg(), 'a.jpg')
+          .expect(201);
         const res = await request(fx.app).delete(`/api/assets/${kind}?name=a.jpg`).expect(200);
         expect(res.body.deleted).to.equal('a.jpg');
         expect(listDir(dir())).to.deep.equal([]);
@@ -48,7 +51,9 @@ describe('admin /api/assets', () => {
 
       it('should answer 400 for a bad name and 404 for a missing file', async () => {
         for (const name of ['../home.json', '.hidden.jpg', 'a/b.jpg', 'notes.txt']) {
-          await request(fx.app).delete(`/api/assets/${kind}?name=${encodeURIComponent(name)}`).expect(400);
+          await request(fx.app)
+            .delete(`/api/assets/${kind}?name=${encodeURIComponent(name)}`)
+            .expect(400);
         }
         expect((await request(fx.app).delete(`/api/assets/${kind}`).expect(400)).body.error).to.equal('Missing required parameter: name');
         await request(fx.app).delete(`/api/assets/${kind}?name=none.jpg`).expect(404);
@@ -61,7 +66,10 @@ describe('admin /api/assets', () => {
 
     it('should convert a PNG to CONTENT_DIR/assets/landing/landing.jpg', async () => {
       expect((await request(fx.app).get('/api/assets/landing').expect(200)).body).to.deep.equal([]);
-      const res = await request(fx.app).post('/api/assets/landing').attach('files', await makePng(80, 60), 'landing.png').expect(201);
+      const res = await request(fx.app)
+        .post('/api/assets/landing')
+        .attach('files', await makePng(80, 60), 'landing.png')
+        .expect(201);
       expect(res.body).to.deep.include({ name: 'landing.jpg', width: 80, height: 60, url: '/content-assets/landing/landing.jpg' });
       const meta = await sharp(landing()).metadata();
       expect(meta.format).to.equal('jpeg');
@@ -72,13 +80,22 @@ describe('admin /api/assets', () => {
     });
 
     it('should replace the previous landing image', async () => {
-      await request(fx.app).post('/api/assets/landing').attach('files', await makeJpeg(30, 20), 'a.jpg').expect(201);
-      await request(fx.app).post('/api/assets/landing').attach('files', await makeJpeg(50, 40), 'b.jpg').expect(201);
+      await request(fx.app)
+        .post('/api/assets/landing')
+        .attach('files', await makeJpeg(30, 20), 'a.jpg')
+        .expect(201);
+      await request(fx.app)
+        .post('/api/assets/landing')
+        .attach('files', await makeJpeg(50, 40), 'b.jpg')
+        .expect(201);
       expect((await sharp(landing()).metadata()).width).to.equal(50);
     });
 
     it('should refuse a file that is not an image and keep the current landing image', async () => {
-      await request(fx.app).post('/api/assets/landing').attach('files', await makeJpeg(30, 20), 'a.jpg').expect(201);
+      await request(fx.app)
+        .post('/api/assets/landing')
+        .attach('files', await makeJpeg(30, 20), 'a.jpg')
+        .expect(201);
       const before = fs.readFileSync(landing());
       const res = await request(fx.app).post('/api/assets/landing').attach('files', Buffer.from('nope'), 'x.jpg').expect(400);
       expect(res.body.error).to.equal('"x.jpg": Not a decodable image');

@@ -17,7 +17,9 @@ describe('admin upload of a JPEG with a hostile EXIF block', function () {
 
   it('should store it after bounded work: its pixels are fine and the gallery reads its EXIF safely', async function () {
     const started = Date.now();
-    const res = await request(fx.app).post('/api/photos/2024/travel/lisbon').attach('files', await exifBombJpeg(), 'bomb.jpg');
+    const res = await request(fx.app)
+      .post('/api/photos/2024/travel/lisbon')
+      .attach('files', await exifBombJpeg(), 'bomb.jpg');
     expect(Date.now() - started).to.be.below(2000);
     expect(res.status).to.equal(201);
     expect(res.body.stored).to.equal(1);

@@ -14,7 +14,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 describe('parseAlbumRecord', () => {
   it('should apply the documented defaults', () => {
     const meta = parseAlbumRecord('{"title":"Trip"}');
-    expect(meta).to.deep.equal({ title: 'Trip', password: undefined, thumbnail: undefined, order: undefined, hidden: false, isCollection: false, allowAnonymous: false, style: 'grid', token: undefined });
+    expect(meta).to.deep.equal({
+      title: 'Trip',
+      password: undefined,
+      thumbnail: undefined,
+      order: undefined,
+      hidden: false,
+      isCollection: false,
+      allowAnonymous: false,
+      style: 'grid',
+      token: undefined,
+    });
   });
 
   it('should ignore unknown fields named like Object.prototype members', () => {

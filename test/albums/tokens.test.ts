@@ -51,7 +51,10 @@ describe('album tokens live in album.json', () => {
     it('should write a new token to disk when the token line is deleted, and refuse the old cookie', async () => {
       const first = fx.token(album);
       expect(fx.readAlbumJson(album).token).to.equal(first);
-      await app.get(photo).set('Cookie', accessCookie([first])).expect(200);
+      await app
+        .get(photo)
+        .set('Cookie', accessCookie([first]))
+        .expect(200);
 
       // The owner deletes the token line and changes the password: old cookies must stop working.
       writeAlbum(fx.albumsDir, album, { title: 'Lisbon', password: 'new-secret' });
@@ -60,8 +63,14 @@ describe('album tokens live in album.json', () => {
       const second = fx.readAlbumJson(album).token;
       expect(second).to.match(UUID).and.not.equal(first);
       expect(fx.token(album)).to.equal(second);
-      await app.get(photo).set('Cookie', accessCookie([first])).expect(401);
-      await app.get(photo).set('Cookie', accessCookie([second as string])).expect(200);
+      await app
+        .get(photo)
+        .set('Cookie', accessCookie([first]))
+        .expect(401);
+      await app
+        .get(photo)
+        .set('Cookie', accessCookie([second as string]))
+        .expect(200);
     });
 
     it('should not open an album re-created at a deleted album’s path for a visitor of the old one', async () => {
@@ -73,7 +82,10 @@ describe('album tokens live in album.json', () => {
       await fx.build({ [album]: { meta: { title: 'Someone else’s Lisbon', password: 'other' }, files: ['beach.jpg'] } });
       await fx.gallery.index.rescan();
       expect(fx.readAlbumJson(album).token).to.match(UUID).and.not.equal(old);
-      await app.get(photo).set('Cookie', accessCookie([old])).expect(401);
+      await app
+        .get(photo)
+        .set('Cookie', accessCookie([old]))
+        .expect(401);
     });
 
     it('should skip an album.json whose token is longer than a cookie may hold, instead of unlocking in vain', async () => {

@@ -33,8 +33,11 @@ describe('npm run bench --smoke', function () {
     const json = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-')), 'rows.json');
     try {
       const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = execFile(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', json], { cwd: ROOT, timeout: 80_000, maxBuffer: 8 * 1024 * 1024 }, (err, out, errOut) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', json],
+          { cwd: ROOT, timeout: 80_000, maxBuffer: 8 * 1024 * 1024 },
+          (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
         );
         child.stdin?.end();
       });

@@ -62,27 +62,45 @@ describe('cached thumbnails answered by the front door', () => {
 
   it('should answer 401 for a cached thumbnail of a locked album without access', async () => {
     // Cached by a visitor who had the cookie.
-    await app.get(thumb('2024/x/locked/secret.jpg')).set('Cookie', accessCookie(['t-locked'])).expect(200);
+    await app
+      .get(thumb('2024/x/locked/secret.jpg'))
+      .set('Cookie', accessCookie(['t-locked']))
+      .expect(200);
     await app.get(thumb('2024/x/locked/secret.jpg')).expect(401).expect('Content-Type', /json/);
-    await app.get(thumb('2024/x/locked/secret.jpg')).set('Cookie', accessCookie(['t-public'])).expect(401);
+    await app
+      .get(thumb('2024/x/locked/secret.jpg'))
+      .set('Cookie', accessCookie(['t-public']))
+      .expect(401);
     await app.get(`${thumb('2024/x/locked/secret.jpg')}&token=t-locked`).expect(401);
-    const res = await app.get(thumb('2024/x/locked/secret.jpg')).set('Cookie', accessCookie(['t-locked'])).expect(200);
+    const res = await app
+      .get(thumb('2024/x/locked/secret.jpg'))
+      .set('Cookie', accessCookie(['t-locked']))
+      .expect(200);
     expect(res.headers['cache-control']).to.match(/^private/);
   });
 
   it('should answer 401 for a cached thumbnail of a passwordless child of a locked album', async () => {
-    await app.get(thumb('2024/x/locked/child/kid.jpg')).set('Cookie', accessCookie(['t-locked'])).expect(200);
+    await app
+      .get(thumb('2024/x/locked/child/kid.jpg'))
+      .set('Cookie', accessCookie(['t-locked']))
+      .expect(200);
     await app.get(thumb('2024/x/locked/child/kid.jpg')).expect(401);
   });
 
   it('should answer 401 for a cached thumbnail reached through a symlink into a locked album', async () => {
-    await app.get(thumb('2024/x/public/link.jpg')).set('Cookie', accessCookie(['t-locked'])).expect(200);
+    await app
+      .get(thumb('2024/x/public/link.jpg'))
+      .set('Cookie', accessCookie(['t-locked']))
+      .expect(200);
     await app.get(thumb('2024/x/public/link.jpg')).expect(401);
   });
 
   it('should still answer a matching If-None-Match with 304, and HEAD without a body', async () => {
     const first = await app.get(thumb('2024/x/public/pub.jpg', 'medium')).expect(200);
-    await app.get(thumb('2024/x/public/pub.jpg', 'medium')).set('If-None-Match', first.headers.etag as string).expect(304);
+    await app
+      .get(thumb('2024/x/public/pub.jpg', 'medium'))
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(304);
     const head = await app.head(thumb('2024/x/public/pub.jpg', 'medium')).expect(200);
     expect(head.headers['content-length']).to.equal(first.headers['content-length']);
   });

@@ -62,7 +62,10 @@ describe('admin UI in Chromium', function () {
     await dialog.getByLabel('Title').fill('Lisbon in spring');
     await dialog.getByRole('button', { name: 'Create' }).click();
 
-    await page.locator('#album-tree').getByRole('button', { name: /Lisbon in spring/ }).waitFor();
+    await page
+      .locator('#album-tree')
+      .getByRole('button', { name: /Lisbon in spring/ })
+      .waitFor();
     await page.locator('#album-panel h2', { hasText: 'Lisbon in spring' }).waitFor();
     expect(JSON.parse(fs.readFileSync(path.join(albumsDir, '2024/travel/lisbon/album.json'), 'utf8'))).to.include({ title: 'Lisbon in spring' });
 

@@ -58,7 +58,14 @@ async function writeCameraPhoto(file: string, spec: typeof LANDSCAPE, hue: numbe
   await sharp(Buffer.from(svg))
     .withExif({
       IFD0: { ...spec.exif, DateTime: '2024:05:06 07:08:09' },
-      IFD2: { LensModel: '35mm F1.4', FNumber: '28/10', ExposureTime: '1/250', FocalLength: '35/1', ISOSpeedRatings: '200', DateTimeOriginal: '2024:05:06 07:08:09' },
+      IFD2: {
+        LensModel: '35mm F1.4',
+        FNumber: '28/10',
+        ExposureTime: '1/250',
+        FocalLength: '35/1',
+        ISOSpeedRatings: '200',
+        DateTimeOriginal: '2024:05:06 07:08:09',
+      },
     })
     .jpeg({ quality: 82 })
     .toFile(file);
@@ -69,9 +76,20 @@ const execFileAsync = promisify(execFile);
 /** A 2-second H.264 (yuv420p) MP4 from ffmpeg's test pattern, playable by Chromium. */
 async function writeVideo(file: string): Promise<void> {
   await execFileAsync(ffmpegInstaller.path, [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=25',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=2:size=320x240:rate=25',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
     file,
   ]);
 }

@@ -2,7 +2,19 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
-import { BIG_ALBUM, BIG_COUNT, BrowserGallery, LANDSCAPE, LAYOUT_ALBUMS, LAYOUT_FILES, PANORAMA, PASSWORD, PORTRAIT, SECRET_ALBUM, VIDEO } from './gallery-fixtures.js';
+import {
+  BIG_ALBUM,
+  BIG_COUNT,
+  BrowserGallery,
+  LANDSCAPE,
+  LAYOUT_ALBUMS,
+  LAYOUT_FILES,
+  PANORAMA,
+  PASSWORD,
+  PORTRAIT,
+  SECRET_ALBUM,
+  VIDEO,
+} from './gallery-fixtures.js';
 
 /**
  * The album page and the lightbox in Debian's Chromium, against the real gallery
@@ -77,11 +89,7 @@ describe('album page in Chromium', function () {
 
   /** Waits until the lightbox shows the file `name` and takes keys (its opening animation is over). */
   async function waitForSlide(page: Page, name: string): Promise<void> {
-    await page.waitForFunction(
-      (n) => document.querySelector('.pswp.pswp--opened .pswp__caption')?.textContent === n,
-      name,
-      { timeout: 10_000 },
-    );
+    await page.waitForFunction((n) => document.querySelector('.pswp.pswp--opened .pswp__caption')?.textContent === n, name, { timeout: 10_000 });
   }
 
   describe('a locked album', () => {
@@ -102,7 +110,10 @@ describe('album page in Chromium', function () {
       await page.getByRole('button', { name: 'Unlock album' }).click();
       await page.locator('#media').waitFor();
       expect(page.url()).to.equal(`${fx.url}${albumUrl(SECRET_ALBUM)}`);
-      expect(await page.locator('#media a.media__link').evaluateAll((links) => links.map((a) => a.getAttribute('data-name')))).to.deep.equal(['birthday.jpg', 'cake.jpg']);
+      expect(await page.locator('#media a.media__link').evaluateAll((links) => links.map((a) => a.getAttribute('data-name')))).to.deep.equal([
+        'birthday.jpg',
+        'cake.jpg',
+      ]);
     });
   });
 
@@ -134,7 +145,9 @@ describe('album page in Chromium', function () {
       const help = page.locator('#help-overlay');
       await page.keyboard.press('?');
       await help.waitFor();
-      expect(await help.textContent()).to.include('Esc').and.include('Previous / next photo');
+      expect(await help.textContent())
+        .to.include('Esc')
+        .and.include('Previous / next photo');
 
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'hidden' });
@@ -172,7 +185,10 @@ describe('album page in Chromium', function () {
       const img = page.locator('.pswp__item[aria-hidden="false"] img.pswp__img:not(.pswp__img--placeholder)');
       expect(await img.getAttribute('src')).to.include('size=large');
       await page.getByRole('button', { name: 'View at full resolution' }).click();
-      await page.waitForFunction((src) => document.querySelector('.pswp__item[aria-hidden="false"] img.pswp__img:not(.pswp__img--placeholder)')?.getAttribute('src') === src, original);
+      await page.waitForFunction(
+        (src) => document.querySelector('.pswp__item[aria-hidden="false"] img.pswp__img:not(.pswp__img--placeholder)')?.getAttribute('src') === src,
+        original,
+      );
       expect(await img.getAttribute('srcset')).to.equal(null);
       // Done once per photo: the button goes away.
       await page.locator('.pswp__button--original-button').waitFor({ state: 'hidden' });
@@ -184,7 +200,9 @@ describe('album page in Chromium', function () {
       await waitForSlide(page, VIDEO);
       const video = page.locator('.pswp video.pswp__video');
       await video.waitFor();
-      expect(await video.evaluate((v) => ({ controls: (v as HTMLVideoElement).controls, inline: (v as HTMLVideoElement).playsInline, src: v.getAttribute('src') }))).to.deep.equal({
+      expect(
+        await video.evaluate((v) => ({ controls: (v as HTMLVideoElement).controls, inline: (v as HTMLVideoElement).playsInline, src: v.getAttribute('src') })),
+      ).to.deep.equal({
         controls: true,
         inline: true,
         src: `/albums/${LAYOUT_ALBUMS.grid}/${VIDEO}`,
@@ -251,10 +269,11 @@ describe('album page in Chromium', function () {
           let release!: () => void;
           const held = new Promise<void>((resolve) => (release = resolve));
           const { page, problems } = await openPage(albumUrl(albumPath), viewport, {
-            beforeGoto: (p) => p.route('**/api/thumbnail?**', async (route) => {
-              await held;
-              await route.continue();
-            }),
+            beforeGoto: (p) =>
+              p.route('**/api/thumbnail?**', async (route) => {
+                await held;
+                await route.continue();
+              }),
             waitUntil: 'domcontentloaded',
           });
           const tiles = page.locator('#media a.media__link');

@@ -75,17 +75,23 @@ function rational(num: number, den: number, le = true): Buffer {
 
 describe('exif-reader', function () {
   describe('readExifFields()', function () {
-    it('should read the gallery\'s fields from IFD0 and the Exif sub-IFD', function () {
-      const block = tiff([[0x010f, 2, 6, ascii('Canon')], [0x0110, 2, 7, ascii('EOS R5')]], {
-        exifIfd: [
-          [0x829a, 5, 1, rational(1, 250)],
-          [0x829d, 5, 1, rational(28, 10)],
-          [0x8827, 3, 1, 400],
-          [0x9003, 2, 20, ascii('2024:05:01 12:34:56')],
-          [0x920a, 5, 1, rational(50, 1)],
-          [0xa434, 2, 24, ascii('RF24-70mm F2.8 L IS USM')],
+    it("should read the gallery's fields from IFD0 and the Exif sub-IFD", function () {
+      const block = tiff(
+        [
+          [0x010f, 2, 6, ascii('Canon')],
+          [0x0110, 2, 7, ascii('EOS R5')],
         ],
-      });
+        {
+          exifIfd: [
+            [0x829a, 5, 1, rational(1, 250)],
+            [0x829d, 5, 1, rational(28, 10)],
+            [0x8827, 3, 1, 400],
+            [0x9003, 2, 20, ascii('2024:05:01 12:34:56')],
+            [0x920a, 5, 1, rational(50, 1)],
+            [0xa434, 2, 24, ascii('RF24-70mm F2.8 L IS USM')],
+          ],
+        },
+      );
       expect(readExifFields(block)).to.deep.equal({
         Make: 'Canon',
         Model: 'EOS R5',
@@ -99,19 +105,35 @@ describe('exif-reader', function () {
     });
 
     it('should read a big-endian block, with or without the Exif prefix', function () {
-      const block = tiff([[0x010f, 2, 6, ascii('Nikon')], [0x829d, 5, 1, rational(4, 1, false)]], { bigEndian: true });
+      const block = tiff(
+        [
+          [0x010f, 2, 6, ascii('Nikon')],
+          [0x829d, 5, 1, rational(4, 1, false)],
+        ],
+        { bigEndian: true },
+      );
       for (const b of [block, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), block])]) {
         expect(readExifFields(b)).to.include({ Make: 'Nikon', FNumber: 4 });
       }
     });
 
     it('should leave out a tag whose value reaches past the block', function () {
-      const block = tiff([[0x010f, 2, 0x7fffffff, 8], [0x0110, 2, 5, ascii('Good')], [0x829d, 5, 0x10000000, 8]]);
+      const block = tiff([
+        [0x010f, 2, 0x7fffffff, 8],
+        [0x0110, 2, 5, ascii('Good')],
+        [0x829d, 5, 0x10000000, 8],
+      ]);
       expect(readExifFields(block)).to.include({ Make: null, Model: 'Good', FNumber: null });
     });
 
     it('should not follow an Exif pointer or a next-IFD pointer back to IFD0', function () {
-      const block = tiff([[0x010f, 2, 5, ascii('Loop')], [0x8769, 4, 1, 8]], { nextIfd: 8 });
+      const block = tiff(
+        [
+          [0x010f, 2, 5, ascii('Loop')],
+          [0x8769, 4, 1, 8],
+        ],
+        { nextIfd: 8 },
+      );
       expect(readExifFields(block)).to.include({ Make: 'Loop' });
     });
 

@@ -44,7 +44,18 @@ describe('GET /api/exif and /api/video-info', function () {
 
     it('should answer null for each field a PNG without EXIF lacks', async function () {
       const res = await request(server).get('/api/exif?path=2024/trip/plain.png').expect(200);
-      expect(Object.keys(res.body)).to.have.members(['Make', 'Model', 'LensModel', 'FocalLength', 'FNumber', 'ExposureTime', 'ISO', 'DateTimeOriginal', 'ImageWidth', 'ImageHeight']);
+      expect(Object.keys(res.body)).to.have.members([
+        'Make',
+        'Model',
+        'LensModel',
+        'FocalLength',
+        'FNumber',
+        'ExposureTime',
+        'ISO',
+        'DateTimeOriginal',
+        'ImageWidth',
+        'ImageHeight',
+      ]);
       expect(res.body.Make).to.equal(null);
       expect(res.body.DateTimeOriginal).to.equal(null);
       expect([res.body.ImageWidth, res.body.ImageHeight]).to.deep.equal([300, 200]);

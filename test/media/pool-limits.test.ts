@@ -42,7 +42,10 @@ describe('media pool limits', function () {
     it('should answer 503 with Retry-After past the queue, and keep serving', async function () {
       const responses = await Promise.all(Array.from({ length: COLD }, (_, i) => request(server).get(`/api/thumbnail?path=a/p${i}.jpg&size=small`)));
       const statuses = responses.map((r) => r.status);
-      expect(statuses.every((s) => s === 200 || s === 503), statuses.join()).to.equal(true);
+      expect(
+        statuses.every((s) => s === 200 || s === 503),
+        statuses.join(),
+      ).to.equal(true);
       expect(statuses.filter((s) => s === 200).length).to.be.at.least(1);
       const busy = responses.filter((r) => r.status === 503);
       expect(busy.length).to.be.at.least(1);

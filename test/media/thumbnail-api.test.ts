@@ -91,7 +91,11 @@ describe('GET /api/thumbnail', function () {
   });
 
   describe('for a photo', function () {
-    for (const [size, width] of [['small', 400], ['medium', 1200], ['large', 1920]] as const) {
+    for (const [size, width] of [
+      ['small', 400],
+      ['medium', 1200],
+      ['large', 1920],
+    ] as const) {
       it(`should answer a ${width} px wide JPEG for size ${size}`, async function () {
         const res = await get(`path=2024/trip/camera.jpg&size=${size}`);
         expect(res.status).to.equal(200);

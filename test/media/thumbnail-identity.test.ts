@@ -16,7 +16,9 @@ const RGB: Record<Colour, string> = { red: '#ff0000', blue: '#0000ff' };
 /** A flat-coloured JPEG: what a thumbnail shows is then beyond doubt. */
 async function writeColour(file: string, colour: Colour, width = 640, height = 480): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await sharp({ create: { width, height, channels: 3, background: RGB[colour] } }).jpeg({ quality: 90 }).toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: RGB[colour] } })
+    .jpeg({ quality: 90 })
+    .toFile(file);
 }
 
 async function colourOf(jpeg: Buffer): Promise<Colour | 'other'> {
@@ -161,7 +163,10 @@ describe('thumbnails follow the identity of their original', function () {
       await Promise.all([fx.gallery.index.rescan(), adminIndex.rescan()]);
       tokens.push(token);
       const cookie = accessCookie(tokens);
-      const res = await app.get(thumb(`${albumPath}/IMG_0001.jpg`)).set('Cookie', cookie).expect(200);
+      const res = await app
+        .get(thumb(`${albumPath}/IMG_0001.jpg`))
+        .set('Cookie', cookie)
+        .expect(200);
       expect(await colourOf(res.body as Buffer)).to.equal('red');
       await app.get(`/photos/${albumPath}`).set('Cookie', cookie).expect(200);
       await eventually(() => fs.existsSync(path.join(fx.cacheDir, 'dimensions', ...albumPath.split('/'), '.dimensions.json')), 5000, 'the page sizes cached');

@@ -110,13 +110,19 @@ describe('GET /api/album-media', () => {
     });
 
     it('should list it with the cookie, privately', async () => {
-      const res = await app.get('/api/album-media?path=2024/secret').set('Cookie', accessCookie([token('2024/secret')])).expect(200);
+      const res = await app
+        .get('/api/album-media?path=2024/secret')
+        .set('Cookie', accessCookie([token('2024/secret')]))
+        .expect(200);
       expect(res.headers['cache-control']).to.equal('private, no-store');
       expect(res.body.items.map((i: { name: string }) => i.name)).to.deep.equal(['s.jpg']);
     });
 
     it('should list the child with the parent token', async () => {
-      const res = await app.get('/api/album-media?path=2024/secret/child').set('Cookie', accessCookie([token('2024/secret')])).expect(200);
+      const res = await app
+        .get('/api/album-media?path=2024/secret/child')
+        .set('Cookie', accessCookie([token('2024/secret')]))
+        .expect(200);
       expect(res.body.items.map((i: { name: string }) => i.name)).to.deep.equal(['c.jpg']);
     });
 

@@ -24,7 +24,10 @@ function pageApp(index: AlbumIndex, albumsDir: string, deps: { dimensions?: Dime
   const app = express();
   app.set('view engine', 'ejs');
   app.set('views', VIEWS_DIR);
-  app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist') });
+  app.locals.asset = createAssetUrls({
+    '/assets/': path.join(VIEWS_DIR, 'assets'),
+    '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
+  });
   app.use(cookieParser());
   const { readableMedia, locateMedia } = createResolvers(index, albumsDir);
   app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, ...deps }));
@@ -54,7 +57,9 @@ describe('album page', () => {
   describe('with sizes from the dimensions provider', () => {
     it('should give each image its width and height, and its tile its aspect ratio', async () => {
       const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
-      expect(res.text).to.match(/<li class="media__item media__item--image" data-ar="0\.6667">\s*<a class="media__link" href="\/albums\/2024\/trip\/tall\.jpg" data-index="1" data-name="tall\.jpg"[^>]* data-width="800" data-height="1200"/);
+      expect(res.text).to.match(
+        /<li class="media__item media__item--image" data-ar="0\.6667">\s*<a class="media__link" href="\/albums\/2024\/trip\/tall\.jpg" data-index="1" data-name="tall\.jpg"[^>]* data-width="800" data-height="1200"/,
+      );
       expect(res.text).to.match(/<img [^>]*alt="tall" loading="lazy" decoding="async" width="800" height="1200">/);
     });
 
@@ -103,7 +108,9 @@ describe('album page', () => {
   describe('a locked album', () => {
     it('should put the focus in the password field and name the album', async () => {
       const res = await pageApp(index, fx.albumsDir).get('/photos/2024/secret').expect(200);
-      expect(res.text).to.match(/<input id="password"[^>]* autofocus/).and.include('Secret');
+      expect(res.text)
+        .to.match(/<input id="password"[^>]* autofocus/)
+        .and.include('Secret');
       expect(res.text).to.not.include('role="alert"').and.not.include('s.jpg');
     });
 

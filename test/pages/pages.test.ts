@@ -21,7 +21,10 @@ describe('pages', () => {
     });
     fs.writeFileSync(
       path.join(fx.contentDir, 'home.json'),
-      JSON.stringify({ intro: { title: 'Our pictures', body: 'First paragraph.\n\nSecond paragraph.' }, cards: [{ id: 'c1', title: 'Lisbon card', description: 'Sunny', image: 'l.jpg', link: '/photos/2024/travel/lisbon' }] }),
+      JSON.stringify({
+        intro: { title: 'Our pictures', body: 'First paragraph.\n\nSecond paragraph.' },
+        cards: [{ id: 'c1', title: 'Lisbon card', description: 'Sunny', image: 'l.jpg', link: '/photos/2024/travel/lisbon' }],
+      }),
     );
     await fx.start({ watch: true });
     app = request(fx.gallery.handler);
@@ -144,7 +147,14 @@ describe('pages', () => {
       expect(res.text).to.include('Lisbon').and.include('Porto').and.not.include('Hidden album');
     });
 
-    for (const url of ['/photos/2024/travel/nope', '/photos/.hidden', '/photos/2024/travel/lisbon?page=2', '/photos/2024/travel/lisbon?page=0', '/photos/2024/travel/lisbon?page=abc', '/nope']) {
+    for (const url of [
+      '/photos/2024/travel/nope',
+      '/photos/.hidden',
+      '/photos/2024/travel/lisbon?page=2',
+      '/photos/2024/travel/lisbon?page=0',
+      '/photos/2024/travel/lisbon?page=abc',
+      '/nope',
+    ]) {
       it(`should answer ${url} with the 404 page`, async () => {
         const res = await app.get(url).expect(404).expect('Content-Type', /html/);
         expect(res.text).to.include('404');
@@ -236,7 +246,10 @@ describe('pages', () => {
       }
 
       it('should list the albums to a visitor holding the token, without storing the page', async () => {
-        const res = await treeApp.get('/photos/vault/2024').set('Cookie', accessCookie([tree.token('vault')])).expect(200);
+        const res = await treeApp
+          .get('/photos/vault/2024')
+          .set('Cookie', accessCookie([tree.token('vault')]))
+          .expect(200);
         expect(res.text).to.include('Inside the vault').and.include('deeper');
         expect(res.headers['cache-control']).to.equal('no-store');
       });

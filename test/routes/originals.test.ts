@@ -18,7 +18,10 @@ describe('GET /albums/{path}', () => {
 
   before(async () => {
     await fx.build({
-      '2024/trip/lisbon': { meta: { title: 'Lisbon', token: 't-lisbon' }, files: ['IMG_1.jpg', 'Café São Paulo – 日本.jpg', 'notes.txt', '.secret.jpg', 'vanishing.jpg'] },
+      '2024/trip/lisbon': {
+        meta: { title: 'Lisbon', token: 't-lisbon' },
+        files: ['IMG_1.jpg', 'Café São Paulo – 日本.jpg', 'notes.txt', '.secret.jpg', 'vanishing.jpg'],
+      },
       '2024/trip/private': { meta: { title: 'Private', password: 'pw', token: 't-private' }, files: ['p1.jpg'] },
       '2024/trip/private/child': { meta: { title: 'Child', token: 't-child' }, files: ['c1.jpg'] },
     });
@@ -49,7 +52,10 @@ describe('GET /albums/{path}', () => {
     });
 
     it('should serve a non-ASCII file name', async () => {
-      await app.get(`/albums/2024/trip/lisbon/${encodeURIComponent('Café São Paulo – 日本.jpg')}`).expect(200).expect('Content-Type', 'image/jpeg');
+      await app
+        .get(`/albums/2024/trip/lisbon/${encodeURIComponent('Café São Paulo – 日本.jpg')}`)
+        .expect(200)
+        .expect('Content-Type', 'image/jpeg');
     });
 
     it('should answer If-None-Match with 304', async () => {
@@ -93,7 +99,10 @@ describe('GET /albums/{path}', () => {
       ['/albums/2024/trip/nothing/x.jpg', 404],
     ] as const) {
       it(`should answer ${url} with ${status} JSON`, async () => {
-        const res = await app.get(url).expect(status).expect('Content-Type', /application\/json/);
+        const res = await app
+          .get(url)
+          .expect(status)
+          .expect('Content-Type', /application\/json/);
         expect(res.body.error).to.be.a('string').and.not.empty;
         expect(res.text).to.not.include('outside the tree');
       });
@@ -110,7 +119,9 @@ describe('GET /albums/{path}', () => {
         fs.rmSync(media.absPath);
         return media;
       };
-      return express().get('/albums/*splat', originalsHandler(vanishing)).use(errorHandler({ log: quietLogger }));
+      return express()
+        .get('/albums/*splat', originalsHandler(vanishing))
+        .use(errorHandler({ log: quietLogger }));
     }
 
     it('should answer 404 JSON that names no filesystem path', async () => {
@@ -135,9 +146,15 @@ describe('GET /albums/{path}', () => {
     });
 
     it('should serve it as private with the album token in the cookie', async () => {
-      const res = await app.get('/albums/2024/trip/private/p1.jpg').set('Cookie', accessCookie(['t-private'])).expect(200);
+      const res = await app
+        .get('/albums/2024/trip/private/p1.jpg')
+        .set('Cookie', accessCookie(['t-private']))
+        .expect(200);
       expect(res.headers['cache-control']).to.equal('private, max-age=31536000, immutable');
-      const child = await app.get('/albums/2024/trip/private/child/c1.jpg').set('Cookie', accessCookie(['t-private'])).expect(200);
+      const child = await app
+        .get('/albums/2024/trip/private/child/c1.jpg')
+        .set('Cookie', accessCookie(['t-private']))
+        .expect(200);
       expect(child.headers['cache-control']).to.equal('private, max-age=31536000, immutable');
     });
 

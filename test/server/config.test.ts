@@ -22,10 +22,30 @@ describe('loadConfig', () => {
   describe('with values set', () => {
     it('should parse every variable', () => {
       const c = loadConfig(
-        { PORT: '8080', HOST: '127.0.0.1', ALBUMS_DIR: '/data/a', CACHE_DIR: 'c', CONTENT_DIR: '/x', ADMIN_PORT: '5555', NODE_ENV: 'production', TRUST_PROXY: '1', WORKERS: '3' },
+        {
+          PORT: '8080',
+          HOST: '127.0.0.1',
+          ALBUMS_DIR: '/data/a',
+          CACHE_DIR: 'c',
+          CONTENT_DIR: '/x',
+          ADMIN_PORT: '5555',
+          NODE_ENV: 'production',
+          TRUST_PROXY: '1',
+          WORKERS: '3',
+        },
         '/srv',
       );
-      expect(c).to.include({ port: 8080, host: '127.0.0.1', albumsDir: '/data/a', cacheDir: '/srv/c', contentDir: '/x', adminPort: 5555, production: true, trustProxy: 1, workers: 3 });
+      expect(c).to.include({
+        port: 8080,
+        host: '127.0.0.1',
+        albumsDir: '/data/a',
+        cacheDir: '/srv/c',
+        contentDir: '/x',
+        adminPort: 5555,
+        production: true,
+        trustProxy: 1,
+        workers: 3,
+      });
     });
 
     it('should keep a TRUST_PROXY address list as a string', () => {

@@ -29,14 +29,18 @@ describe('front door', () => {
 
   it('should hand to the app whatever no early answer takes, and when one fails before sending', async () => {
     for (const answers of [[], [early('skip')], [early('no')], [early('fail')], [early('no'), early('skip')]]) {
-      const res = await request(createFrontDoor({ app, earlyAnswers: answers })).get('/x').expect(200);
+      const res = await request(createFrontDoor({ app, earlyAnswers: answers }))
+        .get('/x')
+        .expect(200);
       expect(res.text).to.equal('app');
       expect(res.headers['x-frame-options']).to.equal('DENY');
     }
   });
 
   it('should ask the early answers in order until one answers', async () => {
-    const res = await request(createFrontDoor({ app, earlyAnswers: [early('no'), early('yes')] })).get('/x').expect(200);
+    const res = await request(createFrontDoor({ app, earlyAnswers: [early('no'), early('yes')] }))
+      .get('/x')
+      .expect(200);
     expect(res.text).to.equal('early');
   });
 });

@@ -83,7 +83,12 @@ describe('media catalogue and its consumers', () => {
     });
 
     it('should put the page sizes where the catalogue says', () => {
-      const dims = new DimensionsCache({ locate: async () => undefined, cacheDir, reader: { dimensions: async () => ({ width: 1, height: 1 }), videoInfo: async () => ({ width: 1, height: 1, duration: 1 }) }, log: quietLogger });
+      const dims = new DimensionsCache({
+        locate: async () => undefined,
+        cacheDir,
+        reader: { dimensions: async () => ({ width: 1, height: 1 }), videoInfo: async () => ({ width: 1, height: 1, duration: 1 }) },
+        log: quietLogger,
+      });
       expect(dims.fileOf('2024/trip')).to.equal(dimensionsFile(cacheDir, '2024/trip'));
       expect(dimensionsFile(cacheDir, '2024/trip')).to.equal(path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json'));
     });

@@ -40,7 +40,14 @@ describe('server process', () => {
   describe('on SIGTERM', () => {
     it('should finish the request in flight, refuse new connections and exit 0', async function () {
       this.timeout(40_000);
-      const { child, url, output } = await startServer({ PORT: '0', HOST: '127.0.0.1', ALBUMS_DIR: fx.albumsDir, CACHE_DIR: fx.cacheDir, CONTENT_DIR: fx.contentDir, WORKERS: '1' });
+      const { child, url, output } = await startServer({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ALBUMS_DIR: fx.albumsDir,
+        CACHE_DIR: fx.cacheDir,
+        CONTENT_DIR: fx.contentDir,
+        WORKERS: '1',
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
 
       let refused: boolean | undefined;
@@ -57,10 +64,12 @@ describe('server process', () => {
                 res.pause();
                 child.kill('SIGTERM');
                 setTimeout(() => {
-                  fetch(`${url}/photos`).then(
-                    () => (refused = false),
-                    () => (refused = true),
-                  ).finally(() => res.resume());
+                  fetch(`${url}/photos`)
+                    .then(
+                      () => (refused = false),
+                      () => (refused = true),
+                    )
+                    .finally(() => res.resume());
                 }, 500);
               }
             });
@@ -79,14 +88,32 @@ describe('server process', () => {
   describe('request log', () => {
     it('should log one line per request without passwords or tokens', async function () {
       this.timeout(30_000);
-      const { child, url, output } = await startServer({ PORT: '0', HOST: '127.0.0.1', ALBUMS_DIR: fx.albumsDir, CACHE_DIR: fx.cacheDir, CONTENT_DIR: fx.contentDir, WORKERS: '1' });
+      const { child, url, output } = await startServer({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ALBUMS_DIR: fx.albumsDir,
+        CACHE_DIR: fx.cacheDir,
+        CONTENT_DIR: fx.contentDir,
+        WORKERS: '1',
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       await fetch(`${url}/photos/2024/a/big?token=secret-token-value`);
-      await fetch(`${url}/api/unlock`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: 'album-access=%5B%22cookie-token-value%22%5D' }, body: 'albumPath=2024%2Fa%2Fbig&password=hunter2-password', redirect: 'manual' });
-      await fetch(`${url}/api/check-password`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Album-Token': 'header-token-value' }, body: JSON.stringify({ albumPath: '2024/a/big', password: 'json-password' }) });
+      await fetch(`${url}/api/unlock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: 'album-access=%5B%22cookie-token-value%22%5D' },
+        body: 'albumPath=2024%2Fa%2Fbig&password=hunter2-password',
+        redirect: 'manual',
+      });
+      await fetch(`${url}/api/check-password`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Album-Token': 'header-token-value' },
+        body: JSON.stringify({ albumPath: '2024/a/big', password: 'json-password' }),
+      });
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
-      const lines = output().split('\n').filter((l) => l.startsWith('{"level":"info"') && l.includes('"method"'));
+      const lines = output()
+        .split('\n')
+        .filter((l) => l.startsWith('{"level":"info"') && l.includes('"method"'));
       const parsed = lines.map((l) => JSON.parse(l) as { method: string; url: string; status: number; ms: number });
       expect(parsed.map((p) => p.method)).to.deep.equal(['GET', 'POST', 'POST']);
       expect(parsed[0]!.url).to.equal('/photos/2024/a/big?token=***');

@@ -56,7 +56,10 @@ describe('album-zip', function () {
       fs.writeFileSync(path.join(dir, 'a.jpg'), 'abc');
       fs.writeFileSync(path.join(dir, 'é.png'), '');
       const plan = await planZip(sources(dir, ['a.jpg', 'é.png']));
-      expect(plan.entries.map((e) => [e.name, e.size])).to.deep.equal([['a.jpg', 3], ['é.png', 0]]);
+      expect(plan.entries.map((e) => [e.name, e.size])).to.deep.equal([
+        ['a.jpg', 3],
+        ['é.png', 0],
+      ]);
       expect(plan.size).to.equal(zipLayout(plan.entries).size);
       expect(plan.entries[0]?.mtime.getTime()).to.equal(fs.statSync(path.join(dir, 'a.jpg')).mtime.getTime());
     });

@@ -22,7 +22,6 @@ import {
 } from './support.js';
 import { captureLogger, type LogLine } from '../support/capture-logger.js';
 
-
 describe('GET /api/download-album', function () {
   let root: string;
   let logged: LogLine[];
@@ -41,12 +40,17 @@ describe('GET /api/download-album', function () {
 
   before(async function () {
     root = makeTempDir();
-    const tripDir = writeAlbum(root, '2024/trip', { title: 'Trip' }, {
-      ...trip,
-      'notes.txt': 'not a photo',
-      'clip.mp4': 'not an image',
-      '.hidden.jpg': 'dotfile',
-    });
+    const tripDir = writeAlbum(
+      root,
+      '2024/trip',
+      { title: 'Trip' },
+      {
+        ...trip,
+        'notes.txt': 'not a photo',
+        'clip.mp4': 'not an image',
+        '.hidden.jpg': 'dotfile',
+      },
+    );
     for (const name of Object.keys(trip)) fs.utimesSync(path.join(tripDir, name), takenAt, takenAt);
     writeAlbum(root, '2024/trip/child', { title: 'Child' }, { 'c.jpg': 'child photo' });
     writeAlbum(root, '2024/Été à Zürich', { title: 'Summer' }, { 'café ☕.jpg': 'coffee', '日本 "1".png': 'japan' });
@@ -70,7 +74,7 @@ describe('GET /api/download-album', function () {
   });
 
   describe('with a public album', function () {
-    it('should answer a ZIP of the album\'s own images in album order, byte for byte', async function () {
+    it("should answer a ZIP of the album's own images in album order, byte for byte", async function () {
       const res = await getRaw(base + q('2024/trip'));
       expect(res.status).to.equal(200);
       const entries = await unzip(res.body);
@@ -92,7 +96,7 @@ describe('GET /api/download-album', function () {
       expect(res.headers['cache-control']).to.equal('no-cache');
     });
 
-    it('should date the entries with the files\' modification times', async function () {
+    it("should date the entries with the files' modification times", async function () {
       const entries = await unzip((await getRaw(base + q('2024/trip'))).body);
       expect(entries.get('IMG_2.jpg')?.mtime.getTime()).to.equal(takenAt.getTime());
     });
@@ -116,7 +120,7 @@ describe('GET /api/download-album', function () {
     it('should give the UTF-8 name in filename* and an ASCII fallback', async function () {
       const res = await getRaw(base + q('2024/Été à Zürich'));
       expect(res.headers['content-disposition']).to.equal(
-        "attachment; filename=\"Ete a Zurich.zip\"; filename*=UTF-8''%C3%89t%C3%A9%20%C3%A0%20Z%C3%BCrich.zip",
+        'attachment; filename="Ete a Zurich.zip"; filename*=UTF-8\'\'%C3%89t%C3%A9%20%C3%A0%20Z%C3%BCrich.zip',
       );
     });
 
@@ -246,18 +250,14 @@ describe('attachmentDisposition()', function () {
   });
 
   it('should make quotes, backslashes and control characters safe in the fallback', function () {
-    expect(attachmentDisposition('a"b\\c\u0007d.zip')).to.equal(
-      "attachment; filename=\"a_b_c_d.zip\"; filename*=UTF-8''a%22b%5Cc%07d.zip",
-    );
+    expect(attachmentDisposition('a"b\\c\u0007d.zip')).to.equal('attachment; filename="a_b_c_d.zip"; filename*=UTF-8\'\'a%22b%5Cc%07d.zip');
   });
 
   it('should encode the characters RFC 8187 does not allow bare', function () {
-    expect(attachmentDisposition("l'été (1)*.zip")).to.equal(
-      "attachment; filename=\"l'ete (1)*.zip\"; filename*=UTF-8''l%27%C3%A9t%C3%A9%20%281%29%2A.zip",
-    );
+    expect(attachmentDisposition("l'été (1)*.zip")).to.equal("attachment; filename=\"l'ete (1)*.zip\"; filename*=UTF-8''l%27%C3%A9t%C3%A9%20%281%29%2A.zip");
   });
 
   it('should add filename* when the name looks percent-encoded', function () {
-    expect(attachmentDisposition('100%25.zip')).to.equal("attachment; filename=\"100%25.zip\"; filename*=UTF-8''100%2525.zip");
+    expect(attachmentDisposition('100%25.zip')).to.equal('attachment; filename="100%25.zip"; filename*=UTF-8\'\'100%2525.zip');
   });
 });

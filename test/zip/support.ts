@@ -118,9 +118,7 @@ export function getRaw(url: string, headers: Record<string, string> = {}): Promi
         res.on('data', (c: Buffer) => chunks.push(c));
         // 'error' (aborted) is expected when the server gives up mid-stream; 'close' tells all.
         res.on('error', () => {});
-        res.on('close', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }),
-        );
+        res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete: res.complete }));
       })
       .on('error', reject);
   });

@@ -55,8 +55,21 @@ function names(n: number, size: (i: number) => number): SizedName[] {
 describe('zipLayout()', function () {
   const cases: [string, SizedName[]][] = [
     ['no entries', []],
-    ['ASCII names', [{ name: 'IMG_1.jpg', size: 1000 }, { name: 'b.png', size: 70_000 }]],
-    ['non-ASCII names (2-, 3- and 4-byte UTF-8)', [{ name: 'café ☕.jpg', size: 10 }, { name: '日本.png', size: 3 }, { name: '😀.gif', size: 1 }]],
+    [
+      'ASCII names',
+      [
+        { name: 'IMG_1.jpg', size: 1000 },
+        { name: 'b.png', size: 70_000 },
+      ],
+    ],
+    [
+      'non-ASCII names (2-, 3- and 4-byte UTF-8)',
+      [
+        { name: 'café ☕.jpg', size: 10 },
+        { name: '日本.png', size: 3 },
+        { name: '😀.gif', size: 1 },
+      ],
+    ],
     ['an empty file', [{ name: 'empty.jpg', size: 0 }]],
     ['1,000 files of assorted sizes', names(1000, (i) => (i * 7919) % 5000)],
   ];
@@ -69,8 +82,11 @@ describe('zipLayout()', function () {
     });
   }
 
-  it('should match archiver\'s output with ZIP64 forced, and the archive should read back', async function () {
-    const entries: SizedName[] = [{ name: 'a.jpg', size: 5 }, { name: 'é.jpg', size: 0 }];
+  it("should match archiver's output with ZIP64 forced, and the archive should read back", async function () {
+    const entries: SizedName[] = [
+      { name: 'a.jpg', size: 5 },
+      { name: 'é.jpg', size: 0 },
+    ];
     const layout = zipLayout(entries, { forceZip64: true });
     expect(layout.zip64).to.equal(true);
     const { length, tail: zip } = await archive(entries, true);
@@ -131,7 +147,10 @@ describe('zipLayout()', function () {
 
 /** Random access to an archive of which only the bytes from `start` on were kept. */
 class TailReader extends yauzl.RandomAccessReader {
-  constructor(private readonly tail: Buffer, private readonly start: number) {
+  constructor(
+    private readonly tail: Buffer,
+    private readonly start: number,
+  ) {
     super();
   }
 

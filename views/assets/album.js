@@ -31,7 +31,9 @@ function initAlbum(list) {
   // The lightbox (PhotoSwipe and the overlays) loads on first use, or at once for a deep link.
   let lightbox;
   const lightboxReady = () =>
-    (lightbox ??= Promise.all([items, import(assets.lightbox)]).then(([albumItems, { createLightbox }]) => createLightbox({ list, items: albumItems, assets })));
+    (lightbox ??= Promise.all([items, import(assets.lightbox)]).then(([albumItems, { createLightbox }]) =>
+      createLightbox({ list, items: albumItems, assets }),
+    ));
 
   // Listening from the start: a click while the modules load still opens the lightbox.
   list.addEventListener('click', (event) => {

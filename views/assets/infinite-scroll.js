@@ -38,9 +38,12 @@ export function initInfiniteScroll(list, { onAdded }) {
   showCount();
 
   let busy = false;
-  const observer = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) void loadNext();
-  }, { rootMargin: '0px 0px 1200px 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadNext();
+    },
+    { rootMargin: '0px 0px 1200px 0px' },
+  );
   observer.observe(nav);
   more.addEventListener('click', () => void loadNext());
 

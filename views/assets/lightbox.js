@@ -68,10 +68,13 @@ export async function createLightbox({ list, items, assets }) {
   function slideData(index) {
     const item = items.get(index);
     if (!item) {
-      void items.ensure(index).then(() => {
-        pswp()?.refreshSlideContent(index);
-        if (pswp()?.currIndex === index) onChange();
-      }, () => {});
+      void items.ensure(index).then(
+        () => {
+          pswp()?.refreshSlideContent(index);
+          if (pswp()?.currIndex === index) onChange();
+        },
+        () => {},
+      );
       return { html: '<div class="pswp__loading-slide">Loading…</div>' };
     }
     const [fw, fh] = FALLBACK[item.kind] ?? FALLBACK.image;
@@ -150,7 +153,14 @@ export async function createLightbox({ list, items, assets }) {
   // --- Buttons in the top bar, and a caption.
   lightbox.on('uiRegister', () => {
     const { ui } = pswp();
-    ui.registerElement({ name: 'help-button', order: 8, isButton: true, title: 'Keyboard shortcuts (?)', html: icon(ICONS.help), onClick: () => overlays.toggleHelp() });
+    ui.registerElement({
+      name: 'help-button',
+      order: 8,
+      isButton: true,
+      title: 'Keyboard shortcuts (?)',
+      html: icon(ICONS.help),
+      onClick: () => overlays.toggleHelp(),
+    });
     ui.registerElement({
       name: 'info-button',
       order: 9,
@@ -160,7 +170,14 @@ export async function createLightbox({ list, items, assets }) {
       onInit: (el) => el.setAttribute('aria-pressed', 'false'),
       onClick: () => overlays.toggleExif(),
     });
-    ui.registerElement({ name: 'original-button', order: 11, isButton: true, title: 'View at full resolution', html: icon(ICONS.original), onClick: () => showOriginal(pswp().currIndex) });
+    ui.registerElement({
+      name: 'original-button',
+      order: 11,
+      isButton: true,
+      title: 'View at full resolution',
+      html: icon(ICONS.original),
+      onClick: () => showOriginal(pswp().currIndex),
+    });
     ui.registerElement({
       name: 'download-button',
       order: 12,

@@ -126,7 +126,14 @@ function closeButton(label) {
 
 function buildHelp() {
   const close = closeButton('Close help');
-  const rows = KEYS.flatMap(([keys, what]) => [el('dt', {}, keys.map((k) => el('kbd', { text: k }))), el('dd', { text: what })]);
+  const rows = KEYS.flatMap(([keys, what]) => [
+    el(
+      'dt',
+      {},
+      keys.map((k) => el('kbd', { text: k })),
+    ),
+    el('dd', { text: what }),
+  ]);
   const box = el('div', { class: 'help-overlay__box' }, [
     close,
     el('h2', { id: 'help-title', text: 'Keyboard shortcuts' }),
@@ -143,7 +150,12 @@ function buildExifPanel() {
   const title = el('h2', { id: 'exif-title' });
   const list = el('dl');
   const note = el('p');
-  const root = el('aside', { class: 'overlay exif-panel', 'aria-labelledby': 'exif-title', 'aria-live': 'polite', id: 'exif-panel' }, [close, title, list, note]);
+  const root = el('aside', { class: 'overlay exif-panel', 'aria-labelledby': 'exif-title', 'aria-live': 'polite', id: 'exif-panel' }, [
+    close,
+    title,
+    list,
+    note,
+  ]);
   root.hidden = true;
   return {
     root,

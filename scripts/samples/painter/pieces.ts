@@ -35,9 +35,7 @@ export function addStars(svg: Svg, rng: Rng, count: number, maxY: number): void 
   const parts: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const r = rng.chance(0.1) ? rng.range(1.2, 2) : rng.range(0.4, 1.1);
-    parts.push(
-      `<circle cx="${n(rng.range(0, svg.w))}" cy="${n(rng.range(0, maxY))}" r="${n(r)}" fill="#fffbea" opacity="${n(rng.range(0.3, 1))}"/>`,
-    );
+    parts.push(`<circle cx="${n(rng.range(0, svg.w))}" cy="${n(rng.range(0, maxY))}" r="${n(r)}" fill="#fffbea" opacity="${n(rng.range(0.3, 1))}"/>`);
   }
   svg.add(`<g>${parts.join('')}</g>`);
 }
@@ -59,7 +57,17 @@ export function addVignette(svg: Svg, strength = 0.45): void {
 
 /** A light leak / warm wash from one corner, for a film look. */
 export function addWash(svg: Svg, color: string, opacity: number, cx: number, cy: number): void {
-  svg.rect(svg.radial([[0, color, opacity], [1, color, 0]], cx, cy, 0.8));
+  svg.rect(
+    svg.radial(
+      [
+        [0, color, opacity],
+        [1, color, 0],
+      ],
+      cx,
+      cy,
+      0.8,
+    ),
+  );
 }
 
 export function addBokeh(svg: Svg, rng: Rng, count: number, colors: string[], rMin: number, rMax: number, yMin = 0, yMax = 1): void {
@@ -179,7 +187,11 @@ export function addStringLights(svg: Svg, rng: Rng, color: string): void {
     const cx = (x0 + x1) / 2;
     const cy = (y0 + y1) / 2 + sag * 2;
     svg.add(`<path d="M${n(x0)},${n(y0)} Q${n(cx)},${n(cy)} ${n(x1)},${n(y1)}" fill="none" stroke="#1b1a16" stroke-width="2" opacity="0.8"/>`);
-    const glow = svg.radial([[0, color, 0.7], [0.3, color, 0.25], [1, color, 0]]);
+    const glow = svg.radial([
+      [0, color, 0.7],
+      [0.3, color, 0.25],
+      [1, color, 0],
+    ]);
     const parts: string[] = [];
     const count = 18;
     for (let i = 1; i < count; i += 1) {
@@ -204,11 +216,24 @@ export function addReflection(svg: Svg, rng: Rng, groupId: string, waterY: numbe
     `<g clip-path="${clip}"><g filter="${waterFilter(svg, rng)}" opacity="${opacity}">` +
       `<use xlink:href="#${groupId}" href="#${groupId}" transform="matrix(1 0 0 -1 0 ${n(2 * waterY)})"/></g></g>`,
   );
-  svg.add(`<rect x="0" y="${n(waterY)}" width="${w}" height="${n(h - waterY)}" fill="${svg.linear([[0, color, top], [1, color, bottom]])}"/>`);
+  svg.add(
+    `<rect x="0" y="${n(waterY)}" width="${w}" height="${n(h - waterY)}" fill="${svg.linear([
+      [0, color, top],
+      [1, color, bottom],
+    ])}"/>`,
+  );
 }
 
 /** Two figures of size s around (cx, cy), each [dx, dy] sizes off centre and tilted, in one soft flat colour. */
-export function addCouple(svg: Svg, cx: number, cy: number, s: number, fill: string, blur: number, poses: ReadonlyArray<readonly [number, number, number]>): void {
+export function addCouple(
+  svg: Svg,
+  cx: number,
+  cy: number,
+  s: number,
+  fill: string,
+  blur: number,
+  poses: ReadonlyArray<readonly [number, number, number]>,
+): void {
   for (const [dx, dy, tilt] of poses) {
     const sil = silhouette(cx + dx * s, cy + dy * s, s, tilt, svg.h + 10);
     svg.add(`<g fill="${fill}" filter="${svg.blur(blur)}">${sil.hair}${sil.head}${sil.body}</g>`);

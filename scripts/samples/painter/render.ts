@@ -25,11 +25,7 @@ async function grain(rng: Rng, w: number, h: number, strength: number): Promise<
 export async function renderSvg(svg: Svg, seed: string, grainStrength: number): Promise<{ data: Buffer; info: OutputInfo }> {
   const rng = new Rng(`${seed}#grain`);
   const noise = await grain(rng, svg.w, svg.h, grainStrength);
-  const flat = await sharp(Buffer.from(svg.toString()), { density: 72 })
-    .resize(svg.w, svg.h)
-    .removeAlpha()
-    .raw()
-    .toBuffer();
+  const flat = await sharp(Buffer.from(svg.toString()), { density: 72 }).resize(svg.w, svg.h).removeAlpha().raw().toBuffer();
   return sharp(flat, { raw: { width: svg.w, height: svg.h, channels: 3 } })
     .composite([{ input: noise, raw: { width: svg.w, height: svg.h, channels: 3 }, blend: 'soft-light' }])
     .removeAlpha()
@@ -37,10 +33,7 @@ export async function renderSvg(svg: Svg, seed: string, grainStrength: number): 
     .toBuffer({ resolveWithObject: true });
 }
 
-export async function encodeJpeg(
-  pixels: { data: Buffer; info: OutputInfo },
-  opts: { quality: number; exif?: Exif; orientation?: number },
-): Promise<Buffer> {
+export async function encodeJpeg(pixels: { data: Buffer; info: OutputInfo }, opts: { quality: number; exif?: Exif; orientation?: number }): Promise<Buffer> {
   let img = sharp(pixels.data, {
     raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels as 3 },
   }).sharpen({ sigma: 0.6, m1: 0.5, m2: 1.5 });
@@ -54,7 +47,15 @@ export interface RenderedPhoto {
   pixels: { data: Buffer; info: OutputInfo };
 }
 
-export async function renderPhoto(seed: string, scene: SceneName, w: number, h: number, quality: number, grainStrength: number, exif?: Exif): Promise<RenderedPhoto> {
+export async function renderPhoto(
+  seed: string,
+  scene: SceneName,
+  w: number,
+  h: number,
+  quality: number,
+  grainStrength: number,
+  exif?: Exif,
+): Promise<RenderedPhoto> {
   const rng = new Rng(seed);
   const svg = scenes[scene](rng, w, h);
   const pixels = await renderSvg(svg, seed, grainStrength);

@@ -32,18 +32,14 @@ export class Svg {
   /** Vertical (or any direction) linear gradient; returns its url(). */
   linear(stops: Array<[number, string, number?]>, x2 = 0, y2 = 1): string {
     const id = this.id('lg');
-    const s = stops
-      .map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}" stop-opacity="${a ?? 1}"/>`)
-      .join('');
+    const s = stops.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}" stop-opacity="${a ?? 1}"/>`).join('');
     this.def(`<linearGradient id="${id}" x1="0" y1="0" x2="${x2}" y2="${y2}">${s}</linearGradient>`);
     return `url(#${id})`;
   }
 
   radial(stops: Array<[number, string, number?]>, cx = 0.5, cy = 0.5, r = 0.5): string {
     const id = this.id('rg');
-    const s = stops
-      .map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}" stop-opacity="${a ?? 1}"/>`)
-      .join('');
+    const s = stops.map(([o, c, a]) => `<stop offset="${o}" stop-color="${c}" stop-opacity="${a ?? 1}"/>`).join('');
     this.def(`<radialGradient id="${id}" cx="${cx}" cy="${cy}" r="${r}">${s}</radialGradient>`);
     return `url(#${id})`;
   }

@@ -25,7 +25,14 @@ function digit(d: number, x: number, y: number, s: number, fill: string): string
 /** Upright test card: sky on top, ground below, an up arrow, the letter F and the number. */
 export function orientationCard(w: number, h: number, num: number): Svg {
   const svg = new Svg(w, h);
-  svg.rect(svg.linear([[0, '#5b8fd8'], [0.62, '#cfe3f7'], [0.62, '#6a8f3c'], [1, '#3f5e22']]));
+  svg.rect(
+    svg.linear([
+      [0, '#5b8fd8'],
+      [0.62, '#cfe3f7'],
+      [0.62, '#6a8f3c'],
+      [1, '#3f5e22'],
+    ]),
+  );
   addSun(svg, w * 0.85, h * 0.16, h * 0.07, '#fff7d6', '#ffe9a0', 3);
   const s = Math.min(h * 0.5, w * 0.32);
   const fx = w * 0.1;

@@ -30,7 +30,10 @@ export function albumRoutes(ctx: AdminContext): Router {
     const albumPath = parseNewAlbumPath(rawPath);
     const album = await albums.create(albumPath, fields);
     await ctx.refreshIndex();
-    res.status(201).location(`/api/albums/${albumPath.split('/').map(encodeURIComponent).join('/')}`).json(await detail(album));
+    res
+      .status(201)
+      .location(`/api/albums/${albumPath.split('/').map(encodeURIComponent).join('/')}`)
+      .json(await detail(album));
   });
 
   router.get('/api/albums/*albumPath', async (req, res) => {

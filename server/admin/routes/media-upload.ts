@@ -29,7 +29,10 @@ export function answerUploads(res: Response, results: readonly UploadResult[]): 
 export function mediaUploadRoutes(ctx: AdminContext): Router {
   const router = Router();
 
-  for (const [route, kind] of [['/api/photos', 'image'], ['/api/videos', 'video']] as const) {
+  for (const [route, kind] of [
+    ['/api/photos', 'image'],
+    ['/api/videos', 'video'],
+  ] as const) {
     router.get(`${route}/*albumPath`, async (req, res) => {
       const albumPath = albumPathParam(req);
       const files = await listMediaFiles(await ctx.albums.locate(albumPath), kind);

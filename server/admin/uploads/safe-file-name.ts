@@ -34,7 +34,11 @@ function truncate(text: string, maxChars: number, maxBytes: number): string {
  */
 export function safeFileName(originalName: string, fallback = 'file'): { base: string; ext: string } {
   const leaf = originalName.normalize('NFC').split(/[/\\]/).pop() ?? '';
-  const ext = path.extname(leaf).toLowerCase().replace(/[^a-z0-9.]/g, '').slice(0, MAX_EXT_BYTES);
+  const ext = path
+    .extname(leaf)
+    .toLowerCase()
+    .replace(/[^a-z0-9.]/g, '')
+    .slice(0, MAX_EXT_BYTES);
   let base = leaf.slice(0, leaf.length - path.extname(leaf).length);
   base = base
     .replace(/\s+/g, ' ')

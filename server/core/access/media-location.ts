@@ -138,8 +138,9 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
     const plain = plainLocations(album, listing);
     if (listing.links.size === 0) return plain;
     return Promise.all(
-      album.media.map((item, i) =>
-        plain[i] ?? (listing.links.has(item.name) ? remembered(linkTargets, item, () => followLink(item, path.join(listing.dir, item.name))) : undefined),
+      album.media.map(
+        (item, i) =>
+          plain[i] ?? (listing.links.has(item.name) ? remembered(linkTargets, item, () => followLink(item, path.join(listing.dir, item.name))) : undefined),
       ),
     );
   };

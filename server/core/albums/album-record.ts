@@ -46,17 +46,19 @@ export function isWellFormedToken(v: unknown): v is string {
  * A Map, not an object literal: a key of album.json or of an admin body such as
  * `constructor` or `__proto__` must not find a member of Object.prototype.
  */
-const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(Object.entries({
-  title: [(v) => typeof v === 'string' && v.trim() !== '', 'a non-empty string'],
-  password: [isString, 'a string'],
-  thumbnail: [isString, 'a string'],
-  order: [isNumber, 'a finite number'],
-  hidden: [isBoolean, 'a boolean'],
-  isCollection: [isBoolean, 'a boolean'],
-  allowAnonymous: [isBoolean, 'a boolean'],
-  style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
-  token: [isWellFormedToken, TOKEN_RULE],
-} satisfies Record<string, [FieldCheck, string]>));
+const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
+  Object.entries({
+    title: [(v) => typeof v === 'string' && v.trim() !== '', 'a non-empty string'],
+    password: [isString, 'a string'],
+    thumbnail: [isString, 'a string'],
+    order: [isNumber, 'a finite number'],
+    hidden: [isBoolean, 'a boolean'],
+    isCollection: [isBoolean, 'a boolean'],
+    allowAnonymous: [isBoolean, 'a boolean'],
+    style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
+    token: [isWellFormedToken, TOKEN_RULE],
+  } satisfies Record<string, [FieldCheck, string]>),
+);
 
 export const ALBUM_FIELDS = [...FIELD_CHECKS.keys()];
 

@@ -49,12 +49,7 @@ export async function readVersioned(file: string): Promise<FileVersion> {
  * `beforeCheck` runs after the temp file is written, right before the check: a seam for tests
  * that need a save to land in the window.
  */
-export async function replaceIfUnchanged(
-  file: string,
-  expected: FileVersion,
-  data: string,
-  beforeCheck?: () => void | Promise<void>,
-): Promise<boolean> {
+export async function replaceIfUnchanged(file: string, expected: FileVersion, data: string, beforeCheck?: () => void | Promise<void>): Promise<boolean> {
   const tmp = await writeTempBeside(file, data);
   try {
     await beforeCheck?.();

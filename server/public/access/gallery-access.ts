@@ -76,7 +76,13 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     const where = item && (await locateMedia(album, item));
     if (!where) throw notFound('File not found');
     if (where.realAlbum !== album) requireAccess(visitor, where.realAlbum);
-    return { relPath, absPath: where.absPath, kind, albumPath: album.path, protected: isProtected(album) || isProtected(where.realAlbum) } satisfies ResolvedMedia;
+    return {
+      relPath,
+      absPath: where.absPath,
+      kind,
+      albumPath: album.path,
+      protected: isProtected(album) || isProtected(where.realAlbum),
+    } satisfies ResolvedMedia;
   };
 
   // An album of plain files (no links) reads the same for every visitor let into it.

@@ -73,7 +73,10 @@ export class LockoutStore implements Store {
 
   #info(rec: Record): ClientRateLimitInfo {
     const resetAt = rec.lockedUntil !== 0 ? rec.lockedUntil : (rec.hits[0] ?? this.#now()) + LOCKOUT_MS;
-    return { totalHits: rec.lockedUntil !== 0 && rec.hits.length < MAX_FAILED_ATTEMPTS ? MAX_FAILED_ATTEMPTS + 1 : rec.hits.length, resetTime: new Date(resetAt) };
+    return {
+      totalHits: rec.lockedUntil !== 0 && rec.hits.length < MAX_FAILED_ATTEMPTS ? MAX_FAILED_ATTEMPTS + 1 : rec.hits.length,
+      resetTime: new Date(resetAt),
+    };
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {

@@ -46,8 +46,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
  * Children shown in listings: hidden albums are left out (they stay reachable by URL), and
  * so are folders that hold nothing but hidden albums.
  */
-export const listedChildren = (node: TreeNode): TreeNode[] =>
-  node.children.filter((c) => (isAlbum(c) ? !c.meta.hidden : listedChildren(c).length > 0));
+export const listedChildren = (node: TreeNode): TreeNode[] => node.children.filter((c) => (isAlbum(c) ? !c.meta.hidden : listedChildren(c).length > 0));
 
 /**
  * How many albums a listing below `node` would show: hidden albums and what lies below them

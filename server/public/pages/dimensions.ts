@@ -228,7 +228,9 @@ function isStored(v: unknown): v is Stored {
   if (typeof v !== 'object' || v === null) return false;
   const s = v as Record<string, unknown>;
   const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  return typeof s.mtimeMs === 'number' && typeof s.size === 'number' && positive(s.width) && positive(s.height) && (s.duration === undefined || positive(s.duration));
+  return (
+    typeof s.mtimeMs === 'number' && typeof s.size === 'number' && positive(s.width) && positive(s.height) && (s.duration === undefined || positive(s.duration))
+  );
 }
 
 function delay(ms: number): Promise<void> {

@@ -50,14 +50,19 @@ export const albumMediaApiUrl = (albumPath: string): string => `/api/album-media
 /** Pages of an album, at least one (an empty album still has its page 1). */
 export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / MEDIA_PER_PAGE));
 
-export const pageItems = (listed: readonly MediaItem[], page: number): readonly MediaItem[] =>
-  listed.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
+export const pageItems = (listed: readonly MediaItem[], page: number): readonly MediaItem[] => listed.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
 
 /**
  * Views of one page of an album's media, with thumbnail versions and sizes. `listed` is what
  * the visitor may read of the album (see ReadableMedia), which pages and positions count in.
  */
-export async function mediaViews(album: Album, listed: readonly MediaItem[], page: number, stats: MediaStats, dimensions: DimensionsProvider | undefined): Promise<MediaView[]> {
+export async function mediaViews(
+  album: Album,
+  listed: readonly MediaItem[],
+  page: number,
+  stats: MediaStats,
+  dimensions: DimensionsProvider | undefined,
+): Promise<MediaView[]> {
   const items = pageItems(listed, page);
   const offset = (page - 1) * MEDIA_PER_PAGE;
   const [itemStats, dims] = await Promise.all([stats.all(album, items), dimensions ? dimensions(album, items) : Promise.resolve(items.map(() => undefined))]);

@@ -59,9 +59,7 @@ export class StaticPages {
 
   async #render(name: StaticPageName): Promise<StaticPage> {
     const locals = await this.#locals(name);
-    const html = await new Promise<string>((resolve, reject) =>
-      this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))),
-    );
+    const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
     return { html, etag: `"${crypto.createHash('sha1').update(html).digest('base64url')}"` };
   }
 

@@ -45,9 +45,12 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     // Only files the resolver vetted for this visitor, from where they really are: a symlink
     // into a locked album or to an album.json never reaches the archive.
     const images = (await album.readable()).filter((f) => f.item.kind === 'image');
-    const plan = await planZip(images.map((f) => ({ name: f.item.name, path: f.absPath })), {
-      onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
-    });
+    const plan = await planZip(
+      images.map((f) => ({ name: f.item.name, path: f.absPath })),
+      {
+        onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
+      },
+    );
 
     res.set({
       'Content-Type': 'application/zip',
@@ -85,11 +88,10 @@ function tooManyDownloads(): HttpError {
  * plain ASCII, the exact UTF-8 name in RFC 6266 / RFC 8187 `filename*`.
  */
 export function attachmentDisposition(fileName: string): string {
-  const fallback =
-    fileName
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '') // accents dropped: "Été" → "Ete"
-      .replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const fallback = fileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents dropped: "Été" → "Ete"
+    .replace(/[^\x20-\x7e]|["\\]/g, '_');
   const header = `attachment; filename="${fallback}"`;
   // A `%XX` in the plain name could be decoded by some clients; the extended form is exact.
   if (fallback === fileName && !/%[0-9a-f]{2}/i.test(fileName)) return header;

@@ -58,8 +58,14 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }
       res.json(record);
     };
 
-  router.get('/api/exif', metadataRoute('image', (p) => metadata.exif(p)));
-  router.get('/api/video-info', metadataRoute('video', (p) => metadata.videoInfo(p)));
+  router.get(
+    '/api/exif',
+    metadataRoute('image', (p) => metadata.exif(p)),
+  );
+  router.get(
+    '/api/video-info',
+    metadataRoute('video', (p) => metadata.videoInfo(p)),
+  );
 
   return router;
 }

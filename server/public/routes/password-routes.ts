@@ -137,7 +137,8 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const password = stringField(body, 'password', false);
     const provided = stringField(body, 'providedToken', false);
     const listed = body?.unlockedTokens ?? [];
-    if (!Array.isArray(listed) || !listed.every((t) => typeof t === 'string')) throw badRequest('Invalid parameter: unlockedTokens must be an array of strings');
+    if (!Array.isArray(listed) || !listed.every((t) => typeof t === 'string'))
+      throw badRequest('Invalid parameter: unlockedTokens must be an array of strings');
     const bodyTokens = (listed as string[]).slice(0, 64);
     const held = [...visitorOf(req).held, ...bodyTokens];
 
@@ -154,7 +155,9 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const outcome = checkPassword(req, res, deps, album, password, held);
     if (outcome.kind === 'rate-limited') return res.status(429).json(rateLimitedBody());
     if (outcome.kind === 'wrong') {
-      return res.status(401).json({ ...blocked, blockingAlbum: { path: outcome.blocking.path, title: outcome.blocking.meta.title }, remainingAttempts: remainingAttempts(req) });
+      return res
+        .status(401)
+        .json({ ...blocked, blockingAlbum: { path: outcome.blocking.path, title: outcome.blocking.meta.title }, remainingAttempts: remainingAttempts(req) });
     }
     // Holding the blocking album's token opens the chain: nearer albums have no password.
     return respondGranted(outcome.kind === 'unlocked' ? outcome.tokens : []);

@@ -71,7 +71,9 @@ export function makeJpeg(width = 64, height = 48): Promise<Buffer> {
 }
 
 export function makePng(width = 40, height = 30): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 0.5 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
 }
 
 let mp4: Promise<Buffer> | undefined;
@@ -82,9 +84,21 @@ export function makeMp4(): Promise<Buffer> {
     const file = path.join(dir, 'clip.mp4');
     try {
       await promisify(execFile)(ffmpegBinary.path, [
-        '-hide_banner', '-loglevel', 'error',
-        '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10',
-        '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-movflags', '+faststart', '-y', file,
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=duration=1:size=160x120:rate=10',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libx264',
+        '-movflags',
+        '+faststart',
+        '-y',
+        file,
       ]);
       return fs.readFileSync(file);
     } finally {

@@ -18,8 +18,11 @@ function buildTree(albums) {
 
 function badges(album) {
   return [
-    album.password ? h('span', { class: 'badge lock', title: 'Has a password', text: 'password' })
-      : album.protected ? h('span', { class: 'badge lock', title: 'Locked by a parent album’s password', text: 'locked' }) : null,
+    album.password
+      ? h('span', { class: 'badge lock', title: 'Has a password', text: 'password' })
+      : album.protected
+        ? h('span', { class: 'badge lock', title: 'Locked by a parent album’s password', text: 'locked' })
+        : null,
     album.allowAnonymous ? h('span', { class: 'badge', title: 'Opens with its share link', text: 'shared' }) : null,
     album.hidden ? h('span', { class: 'badge hidden-badge', title: 'Left out of listings', text: 'hidden' }) : null,
   ];
@@ -28,15 +31,19 @@ function badges(album) {
 function renderNode(node, selected, onSelect) {
   const items = [...node.children.values()].map((child) => {
     const label = child.album
-      ? h('button', {
-          type: 'button',
-          class: 'album-link',
-          'aria-current': child.path === selected ? 'true' : null,
-          dataset: { path: child.path },
-          on: { click: () => onSelect(child.path) },
-        },
-        h('span', { text: child.album.title }), badges(child.album),
-        h('span', { class: 'count', text: `${child.album.photoCount + child.album.videoCount}` }))
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'album-link',
+            'aria-current': child.path === selected ? 'true' : null,
+            dataset: { path: child.path },
+            on: { click: () => onSelect(child.path) },
+          },
+          h('span', { text: child.album.title }),
+          badges(child.album),
+          h('span', { class: 'count', text: `${child.album.photoCount + child.album.videoCount}` }),
+        )
       : h('div', { class: 'folder', text: child.name });
     return h('li', {}, label, child.children.size ? renderNode(child, selected, onSelect) : null);
   });

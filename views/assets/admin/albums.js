@@ -46,7 +46,10 @@ export async function selectAlbum(path) {
   }
   if (selected !== path) return; // another album was chosen meanwhile
   renderAlbumEditor(panel, album, {
-    changed: async (p) => { await loadAlbums(); await selectAlbum(p); },
+    changed: async (p) => {
+      await loadAlbums();
+      await selectAlbum(p);
+    },
     deleted: async () => {
       selected = null;
       replaceChildren(panel, h('p', { class: 'empty', text: 'Album deleted.' }));

@@ -11,7 +11,11 @@ export class ApiError extends Error {
 async function parse(response) {
   const text = await response.text();
   let body = null;
-  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
   if (!response.ok) throw new ApiError(response.status, body?.error ?? `${response.status} ${response.statusText}`, body);
   return body;
 }
@@ -34,10 +38,16 @@ export function uploadFile(url, file, onProgress) {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
     xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.addEventListener('progress', (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); });
+    xhr.upload.addEventListener('progress', (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    });
     xhr.addEventListener('load', () => {
       let body = null;
-      try { body = JSON.parse(xhr.responseText); } catch { body = null; }
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = null;
+      }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
       else reject(new ApiError(xhr.status, body?.error ?? `Upload failed (${xhr.status})`, body));
     });

@@ -38,14 +38,31 @@ async function folderBlock(kind, title, help) {
       replaceChildren(block, h('p', { class: 'form-error', text: err.message }));
       return;
     }
-    replaceChildren(block,
-      h('h3', { text: title }), h('p', { class: 'hint', text: help }),
+    replaceChildren(
+      block,
+      h('h3', { text: title }),
+      h('p', { class: 'hint', text: help }),
       uploadButton('Upload:', `/api/assets/${kind}`, { multiple: true, accept: acceptOf('web'), onDone: render }),
-      files.length === 0 ? h('p', { class: 'empty', text: 'No images yet.' }) : h('div', { class: 'asset-grid' }, files.map((f) =>
-        h('figure', {},
-          h('img', { src: `${f.url}?v=${encodeURIComponent(f.modified)}`, alt: f.name, loading: 'lazy' }),
-          h('figcaption', {}, h('span', { text: `${f.name} · ${formatBytes(f.size)}` }),
-            h('button', { type: 'button', class: 'danger small', on: { click: () => remove(f.name) } }, 'Delete'))))));
+      files.length === 0
+        ? h('p', { class: 'empty', text: 'No images yet.' })
+        : h(
+            'div',
+            { class: 'asset-grid' },
+            files.map((f) =>
+              h(
+                'figure',
+                {},
+                h('img', { src: `${f.url}?v=${encodeURIComponent(f.modified)}`, alt: f.name, loading: 'lazy' }),
+                h(
+                  'figcaption',
+                  {},
+                  h('span', { text: `${f.name} · ${formatBytes(f.size)}` }),
+                  h('button', { type: 'button', class: 'danger small', on: { click: () => remove(f.name) } }, 'Delete'),
+                ),
+              ),
+            ),
+          ),
+    );
   };
   const remove = async (name) => {
     if (!window.confirm(`Delete ${name}? It is moved to CONTENT_DIR/.trash/.`)) return;
@@ -71,11 +88,17 @@ async function landingBlock() {
   const preview = current[0]
     ? h('img', { class: 'landing-preview', alt: 'Current landing image', src: `${current[0].url}?v=${encodeURIComponent(current[0].modified)}` })
     : h('p', { class: 'empty', text: 'No landing image yet.' });
-  return h('div', { class: 'card-box asset-block' },
+  return h(
+    'div',
+    { class: 'card-box asset-block' },
     h('h3', { text: 'Landing image' }),
-    h('p', { class: 'hint', text: 'The image of the first page. It is stored as landing.jpg (converted to JPEG, upright, without EXIF or GPS, at most 3840 px).' }),
+    h('p', {
+      class: 'hint',
+      text: 'The image of the first page. It is stored as landing.jpg (converted to JPEG, upright, without EXIF or GPS, at most 3840 px).',
+    }),
     uploadButton('Replace:', '/api/assets/landing', { multiple: false, accept: acceptOf('image'), onDone: () => renderAssetManager() }),
-    preview);
+    preview,
+  );
 }
 
 export async function renderAssetManager() {

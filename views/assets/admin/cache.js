@@ -3,11 +3,19 @@ import { api } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
 
 function table(stats) {
-  return h('table', { class: 'cache-table' },
+  return h(
+    'table',
+    { class: 'cache-table' },
     h('thead', {}, h('tr', {}, h('th', { text: 'Size' }), h('th', { class: 'num', text: 'Files' }), h('th', { class: 'num', text: 'Bytes' }))),
-    h('tbody', {},
-      Object.entries(stats.sizes).map(([size, u]) => h('tr', {}, h('td', { text: size }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: formatBytes(u.bytes) }))),
-      h('tr', {}, h('th', { text: 'All' }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: formatBytes(stats.bytes) }))));
+    h(
+      'tbody',
+      {},
+      Object.entries(stats.sizes).map(([size, u]) =>
+        h('tr', {}, h('td', { text: size }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: formatBytes(u.bytes) })),
+      ),
+      h('tr', {}, h('th', { text: 'All' }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: formatBytes(stats.bytes) })),
+    ),
+  );
 }
 
 export async function renderCacheStats() {
@@ -29,9 +37,15 @@ export async function renderCacheStats() {
     }
     await renderCacheStats();
   };
-  replaceChildren(container, table(stats),
-    h('div', { class: 'row spaced' },
+  replaceChildren(
+    container,
+    table(stats),
+    h(
+      'div',
+      { class: 'row spaced' },
       h('button', { type: 'button', on: { click: renderCacheStats } }, 'Refresh'),
-      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails')),
-    h('p', { class: 'hint', text: 'One album’s thumbnails can be cleared from its page in the Albums tab.' }));
+      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails'),
+    ),
+    h('p', { class: 'hint', text: 'One album’s thumbnails can be cleared from its page in the Albums tab.' }),
+  );
 }

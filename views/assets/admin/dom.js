@@ -42,14 +42,22 @@ export function notify(message, { error = false } = {}) {
   box.classList.toggle('error', error);
   box.hidden = false;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { box.hidden = true; }, error ? 8000 : 3000);
+  noticeTimer = setTimeout(
+    () => {
+      box.hidden = true;
+    },
+    error ? 8000 : 3000,
+  );
 }
 
 export function formatBytes(bytes) {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 

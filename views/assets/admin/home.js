@@ -21,10 +21,13 @@ async function act(promise, message) {
 }
 
 function introForm(intro) {
-  const form = h('form', { class: 'stack', 'aria-label': 'Intro' },
+  const form = h(
+    'form',
+    { class: 'stack', 'aria-label': 'Intro' },
     h('label', {}, 'Title', h('input', { name: 'title', value: intro.title })),
     h('label', {}, 'Text', h('textarea', { name: 'body', value: intro.body })),
-    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, 'Save intro')));
+    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, 'Save intro')),
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     act(api('PUT', '/api/home/intro', { title: form.elements.title.value, body: form.elements.body.value }), 'Intro saved').catch(() => {});
@@ -33,15 +36,23 @@ function introForm(intro) {
 }
 
 function cardForm(card, { index, count, reload }) {
-  const form = h('form', { class: 'stack card-box', dataset: { id: card?.id ?? '' } },
+  const form = h(
+    'form',
+    { class: 'stack card-box', dataset: { id: card?.id ?? '' } },
     CARD_FIELDS.map(([name, label, tag]) => h('label', {}, label, h(tag, { name, value: card?.[name] ?? '', required: name === 'title' }))),
-    h('div', { class: 'row end' },
-      card ? [
-        h('button', { type: 'button', class: 'small', disabled: index === 0, on: { click: () => move(-1) } }, '↑'),
-        h('button', { type: 'button', class: 'small', disabled: index === count - 1, on: { click: () => move(1) } }, '↓'),
-        h('button', { type: 'button', class: 'danger small', on: { click: remove } }, 'Delete'),
-      ] : null,
-      h('button', { type: 'submit', class: 'primary' }, card ? 'Save card' : 'Add card')));
+    h(
+      'div',
+      { class: 'row end' },
+      card
+        ? [
+            h('button', { type: 'button', class: 'small', disabled: index === 0, on: { click: () => move(-1) } }, '↑'),
+            h('button', { type: 'button', class: 'small', disabled: index === count - 1, on: { click: () => move(1) } }, '↓'),
+            h('button', { type: 'button', class: 'danger small', on: { click: remove } }, 'Delete'),
+          ]
+        : null,
+      h('button', { type: 'submit', class: 'primary' }, card ? 'Save card' : 'Add card'),
+    ),
+  );
   const values = () => Object.fromEntries(CARD_FIELDS.map(([name]) => [name, form.elements[name].value]));
   const url = () => `/api/home/cards?id=${encodeURIComponent(card.id)}`;
   async function move(delta) {
@@ -55,7 +66,10 @@ function cardForm(card, { index, count, reload }) {
   }
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const ok = await (card ? act(api('PUT', url(), values()), 'Card saved') : act(api('POST', '/api/home/cards', values()), 'Card added')).then(() => true, () => false);
+    const ok = await (card ? act(api('PUT', url(), values()), 'Card saved') : act(api('POST', '/api/home/cards', values()), 'Card added')).then(
+      () => true,
+      () => false,
+    );
     if (ok) reload();
   });
   return form;
@@ -72,10 +86,15 @@ export async function renderHomeEditor() {
     return;
   }
   const reload = () => renderHomeEditor();
-  replaceChildren(container,
+  replaceChildren(
+    container,
     introForm(intro),
     h('h3', { class: 'spaced', text: `Cards (${cards.length})` }),
-    h('div', { class: 'cards-list' },
+    h(
+      'div',
+      { class: 'cards-list' },
       cards.map((card, index) => cardForm(card, { index, count: cards.length, reload })),
-      cardForm(null, { index: cards.length, count: cards.length, reload })));
+      cardForm(null, { index: cards.length, count: cards.length, reload }),
+    ),
+  );
 }

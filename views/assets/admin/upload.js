@@ -21,18 +21,35 @@ export function albumUploader(albumPath, onUploaded) {
     multiple: true,
     id: 'upload-input',
     accept: acceptOf('image', 'video'),
-    on: { change: () => { void start([...input.files]); input.value = ''; } },
+    on: {
+      change: () => {
+        void start([...input.files]);
+        input.value = '';
+      },
+    },
   });
-  const zone = h('div', { class: 'dropzone' },
+  const zone = h(
+    'div',
+    { class: 'dropzone' },
     h('p', {}, 'Drop photos and videos here, or choose them: '),
     input,
-    h('p', { class: 'hint' }, `Photos: ${extensionList('image')} · Videos: ${extensionList('video')} · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.`),
+    h(
+      'p',
+      { class: 'hint' },
+      `Photos: ${extensionList('image')} · Videos: ${extensionList('video')} · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.`,
+    ),
   );
   for (const type of ['dragenter', 'dragover']) {
-    zone.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); });
+    zone.addEventListener(type, (e) => {
+      e.preventDefault();
+      zone.classList.add('over');
+    });
   }
   for (const type of ['dragleave', 'drop']) zone.addEventListener(type, () => zone.classList.remove('over'));
-  zone.addEventListener('drop', (e) => { e.preventDefault(); void start([...e.dataTransfer.files]); });
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    void start([...e.dataTransfer.files]);
+  });
 
   async function start(files) {
     if (files.length === 0) return;

@@ -15,7 +15,12 @@ export interface BokehOptions {
 
 export function bokehScene(rng: Rng, w: number, h: number, o: BokehOptions): Svg {
   const svg = new Svg(w, h);
-  svg.rect(svg.linear([[0, o.background[0]], [1, o.background[1]]]));
+  svg.rect(
+    svg.linear([
+      [0, o.background[0]],
+      [1, o.background[1]],
+    ]),
+  );
   addBokeh(svg, rng, Math.floor(o.count * 0.5), o.colors, w * 0.04, w * 0.11, 0, 1);
   addBokeh(svg, rng, o.count, o.colors, w * 0.012, w * 0.04, 0, 0.8);
   if (o.lights) addStringLights(svg, rng, o.lights);
@@ -33,7 +38,12 @@ export function bokehScene(rng: Rng, w: number, h: number, o: BokehOptions): Svg
       }
     }
     svg.add(guests.join(''));
-    svg.add(`<path d="M${n(w * 0.3)},${n(h * 0.62)} L${n(w * 0.7)},${n(h * 0.62)} L${n(w * 1.1)},${n(h)} L${n(-w * 0.1)},${n(h)} Z" fill="${svg.linear([[0, mix(o.table, '#000000', 0.2)], [1, o.table]])}"/>`);
+    svg.add(
+      `<path d="M${n(w * 0.3)},${n(h * 0.62)} L${n(w * 0.7)},${n(h * 0.62)} L${n(w * 1.1)},${n(h)} L${n(-w * 0.1)},${n(h)} Z" fill="${svg.linear([
+        [0, mix(o.table, '#000000', 0.2)],
+        [1, o.table],
+      ])}"/>`,
+    );
     const candles: string[] = [];
     for (let i = 0; i < 7; i += 1) {
       const t = i / 6;
@@ -42,8 +52,18 @@ export function bokehScene(rng: Rng, w: number, h: number, o: BokehOptions): Svg
       for (const side of [-1, 1]) {
         const x = w * 0.5 + side * spread * 0.45;
         const s = 0.4 + 1.4 * t;
-        candles.push(`<ellipse cx="${n(x)}" cy="${n(y)}" rx="${n(90 * s)}" ry="${n(30 * s)}" fill="${svg.radial([[0, '#ffb85a', 0.45], [1, '#ffb85a', 0]])}"/>`);
-        candles.push(`<circle cx="${n(x)}" cy="${n(y - 22 * s)}" r="${n(40 * s)}" fill="${svg.radial([[0, '#ffcf7a', 0.6], [1, '#ffcf7a', 0]])}"/>`);
+        candles.push(
+          `<ellipse cx="${n(x)}" cy="${n(y)}" rx="${n(90 * s)}" ry="${n(30 * s)}" fill="${svg.radial([
+            [0, '#ffb85a', 0.45],
+            [1, '#ffb85a', 0],
+          ])}"/>`,
+        );
+        candles.push(
+          `<circle cx="${n(x)}" cy="${n(y - 22 * s)}" r="${n(40 * s)}" fill="${svg.radial([
+            [0, '#ffcf7a', 0.6],
+            [1, '#ffcf7a', 0],
+          ])}"/>`,
+        );
         candles.push(`<rect x="${n(x - 3 * s)}" y="${n(y - 20 * s)}" width="${n(6 * s)}" height="${n(20 * s)}" fill="#f6eedf"/>`);
         candles.push(`<ellipse cx="${n(x)}" cy="${n(y - 25 * s)}" rx="${n(2.5 * s)}" ry="${n(5 * s)}" fill="#fff3c8"/>`);
       }

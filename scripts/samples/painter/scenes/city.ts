@@ -70,10 +70,21 @@ export function cityScene(rng: Rng, w: number, h: number, o: CityOptions): Svg {
   if (o.moon) grab(() => addMoon(svg, rng.range(0.15, 0.85) * w, rng.range(0.1, 0.25) * h, w * 0.025));
   if (o.sun) grab(() => addSun(svg, o.sun!.x * w, o.sun!.y * h, o.sun!.r * w, o.sun!.core, o.sun!.glow));
   // a distant hill line behind the city
-  grab(() => svg.add(`<path d="${areaPath(ridgePoints(rng, w, ground - h * 0.12, h * 0.05, 0.55), ground + 2)}" fill="${mix(o.building, o.sky[o.sky.length - 1]!, 0.55)}"/>`));
+  grab(() =>
+    svg.add(
+      `<path d="${areaPath(ridgePoints(rng, w, ground - h * 0.12, h * 0.05, 0.55), ground + 2)}" fill="${mix(o.building, o.sky[o.sky.length - 1]!, 0.55)}"/>`,
+    ),
+  );
   const far = mix(o.building, o.sky[o.sky.length - 1]!, 0.35);
   grab(() => svg.add(`<g>${buildingRow(rng, w, ground, h * 0.08, h * 0.3, far, { ...o, lit: o.lit * 0.8 }, 0.6)}</g>`));
-  grab(() => svg.add(`<rect x="0" y="${n(ground - h * 0.35)}" width="${w}" height="${n(h * 0.35)}" fill="${svg.linear([[0, o.sky[o.sky.length - 1]!, 0], [1, o.sky[o.sky.length - 1]!, 0.25]])}"/>`));
+  grab(() =>
+    svg.add(
+      `<rect x="0" y="${n(ground - h * 0.35)}" width="${w}" height="${n(h * 0.35)}" fill="${svg.linear([
+        [0, o.sky[o.sky.length - 1]!, 0],
+        [1, o.sky[o.sky.length - 1]!, 0.25],
+      ])}"/>`,
+    ),
+  );
   grab(() => svg.add(`<g>${buildingRow(rng, w, ground, h * 0.05, h * 0.22, o.building, o, 0.9)}</g>`));
   if (o.bridge) grab(() => addBridge(svg, rng, ground, o.bridge!));
   svg.def(`<g id="${cityId}">${parts.join('')}</g>`);
@@ -91,7 +102,12 @@ export function cityScene(rng: Rng, w: number, h: number, o: CityOptions): Svg {
     svg.add(`<g filter="${svg.blur(1.5, 0.7)}">${ripples.join('')}</g>`);
   } else {
     // an embankment road: long-exposure light trails, street lamps
-    svg.add(`<rect x="0" y="${n(ground)}" width="${w}" height="${n(h - ground)}" fill="${svg.linear([[0, mix(o.building, '#000000', 0.3)], [1, '#040508']])}"/>`);
+    svg.add(
+      `<rect x="0" y="${n(ground)}" width="${w}" height="${n(h - ground)}" fill="${svg.linear([
+        [0, mix(o.building, '#000000', 0.3)],
+        [1, '#040508'],
+      ])}"/>`,
+    );
     const road = ground + (h - ground) * 0.45;
     const trails: string[] = [];
     for (let i = 0; i < 26; i += 1) {
@@ -107,7 +123,12 @@ export function cityScene(rng: Rng, w: number, h: number, o: CityOptions): Svg {
     for (let x = rng.range(0, 0.1) * w; x < w; x += w * 0.16) {
       const top = ground + (h - ground) * 0.08;
       svg.add(`<rect x="${n(x)}" y="${n(top)}" width="3" height="${n(road - top)}" fill="#0b0c10"/>`);
-      svg.add(`<circle cx="${n(x + 1.5)}" cy="${n(top)}" r="${n(w * 0.03)}" fill="${svg.radial([[0, '#ffcf80', 0.7], [1, '#ffcf80', 0]])}"/>`);
+      svg.add(
+        `<circle cx="${n(x + 1.5)}" cy="${n(top)}" r="${n(w * 0.03)}" fill="${svg.radial([
+          [0, '#ffcf80', 0.7],
+          [1, '#ffcf80', 0],
+        ])}"/>`,
+      );
       svg.add(`<circle cx="${n(x + 1.5)}" cy="${n(top)}" r="4" fill="#fff3d6"/>`);
     }
   }

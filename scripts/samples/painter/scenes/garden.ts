@@ -34,7 +34,9 @@ function addTree(parts: string[], rng: Rng, x: number, ground: number, size: num
     const by = cy + Math.sin(a) * d * 0.8;
     const light = (-(bx - cx) - (by - cy)) / size; // > 0 toward the upper left
     const r = size * rng.range(0.18, 0.32);
-    parts.push(`<circle cx="${n(bx)}" cy="${n(by)}" r="${n(r)}" fill="${light > 0 ? mix(color, '#e0f0a0', Math.min(0.35, light * 0.6)) : mix(color, '#000000', Math.min(0.5, -light * 0.8))}"/>`);
+    parts.push(
+      `<circle cx="${n(bx)}" cy="${n(by)}" r="${n(r)}" fill="${light > 0 ? mix(color, '#e0f0a0', Math.min(0.35, light * 0.6)) : mix(color, '#000000', Math.min(0.5, -light * 0.8))}"/>`,
+    );
   }
 }
 
@@ -56,7 +58,12 @@ export function gardenScene(rng: Rng, w: number, h: number, o: GardenOptions): S
     svg.add(`<g filter="${foliageFilter(svg, rng, 2 - t * 1.4, 0.05 / (0.5 + t))}">${parts.join('')}</g>`);
   }
   // lawn
-  svg.add(`<path d="${hillPath(rng, w, h * 0.78, h * 0.03, h + 10, 3)}" fill="${svg.linear([[0, mix(o.hills[1], '#c8e07a', 0.25)], [1, mix(o.hills[1], '#0c1a08', 0.5)]])}"/>`);
+  svg.add(
+    `<path d="${hillPath(rng, w, h * 0.78, h * 0.03, h + 10, 3)}" fill="${svg.linear([
+      [0, mix(o.hills[1], '#c8e07a', 0.25)],
+      [1, mix(o.hills[1], '#0c1a08', 0.5)],
+    ])}"/>`,
+  );
   const flowers: string[] = [];
   for (let i = 0; i < 260; i += 1) {
     const y = h * (0.8 + 0.2 * rng.next());

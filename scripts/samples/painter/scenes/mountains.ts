@@ -104,11 +104,7 @@ export function mountainScene(rng: Rng, w: number, h: number, o: MountainOptions
       // a forest: staggered rows of conifers, each row lower and a little darker
       const size = Math.min(w, h * 1.5) * (0.008 + 0.02 * t);
       if (meadow) {
-        before(() =>
-          svg.add(
-            `<path d="${d}" fill="#ffffff" filter="${rockFilter(svg, rng, 0.1, 0.015)}" style="mix-blend-mode:soft-light" opacity="0.35"/>`,
-          ),
-        );
+        before(() => svg.add(`<path d="${d}" fill="#ffffff" filter="${rockFilter(svg, rng, 0.1, 0.015)}" style="mix-blend-mode:soft-light" opacity="0.35"/>`));
       }
       const rows = meadow ? 2 : 10;
       for (let r = 0; r < rows; r += 1) {
@@ -139,9 +135,7 @@ export function mountainScene(rng: Rng, w: number, h: number, o: MountainOptions
       const y = waterY + (h - waterY) * rng.next() ** 1.6;
       const len = rng.range(0.03, 0.2) * w * (1 + (y - waterY) / (h - waterY));
       const x = rng.range(-0.1, 1) * w;
-      ripples.push(
-        `<rect x="${n(x)}" y="${n(y)}" width="${n(len)}" height="${n(rng.range(0.6, 2))}" fill="#ffffff" opacity="${n(rng.range(0.03, 0.12))}"/>`,
-      );
+      ripples.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(len)}" height="${n(rng.range(0.6, 2))}" fill="#ffffff" opacity="${n(rng.range(0.03, 0.12))}"/>`);
     }
     svg.add(`<g filter="${svg.blur(1.2, 0.6)}">${ripples.join('')}</g>`);
     if (o.sun && o.sun.y * h < waterY) {

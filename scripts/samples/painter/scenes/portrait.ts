@@ -18,7 +18,17 @@ export interface PortraitOptions {
 
 export function portraitScene(rng: Rng, w: number, h: number, o: PortraitOptions): Svg {
   const svg = new Svg(w, h);
-  svg.rect(svg.radial([[0, o.backdrop[0]], [1, o.backdrop[1]]], 0.5 + o.offset * 0.5, 0.35, 0.8));
+  svg.rect(
+    svg.radial(
+      [
+        [0, o.backdrop[0]],
+        [1, o.backdrop[1]],
+      ],
+      0.5 + o.offset * 0.5,
+      0.35,
+      0.8,
+    ),
+  );
   svg.rect('#ffffff', `filter="${rockFilter(svg, rng, 0.004, 0.004)}" style="mix-blend-mode:soft-light" opacity="0.35"`);
   if (o.bokeh) addBokeh(svg, rng, 22, o.bokeh, w * 0.03, w * 0.1, 0, 0.7);
   const s = w * rng.range(0.13, 0.19);

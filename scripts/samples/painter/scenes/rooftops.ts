@@ -24,7 +24,9 @@ export function rooftopScene(rng: Rng, w: number, h: number, o: RooftopOptions):
   if (o.river) {
     svg.add(`<path d="${hillPath(rng, w, h * 0.42, h * 0.02, h * 0.5, 4)}" fill="${mix(o.haze, '#5a4a6a', 0.5)}"/>`);
     svg.add(`<rect x="0" y="${n(h * 0.46)}" width="${w}" height="${n(h * 0.2)}" fill="${o.river}"/>`);
-    svg.add(`<rect x="${n(o.sun.x * w - w * 0.1)}" y="${n(h * 0.46)}" width="${n(w * 0.2)}" height="${n(h * 0.12)}" fill="${o.sun.core}" opacity="0.35" filter="${svg.blur(w * 0.03, 4)}"/>`);
+    svg.add(
+      `<rect x="${n(o.sun.x * w - w * 0.1)}" y="${n(h * 0.46)}" width="${n(w * 0.2)}" height="${n(h * 0.12)}" fill="${o.sun.core}" opacity="0.35" filter="${svg.blur(w * 0.03, 4)}"/>`,
+    );
   }
   const rows = 6;
   for (let r = 0; r < rows; r += 1) {
@@ -62,7 +64,9 @@ export function rooftopScene(rng: Rng, w: number, h: number, o: RooftopOptions):
         for (let c = 0; c < cols; c += 1) {
           const wx = x + (bw / cols) * (c + 0.5) - 6 * scale;
           const wy = top + 14 * scale + f * 40 * scale;
-          parts.push(`<rect x="${n(wx - 2 * scale)}" y="${n(wy - 2 * scale)}" width="${n(16 * scale)}" height="${n(24 * scale)}" fill="#f4efe6" opacity="0.85"/>`);
+          parts.push(
+            `<rect x="${n(wx - 2 * scale)}" y="${n(wy - 2 * scale)}" width="${n(16 * scale)}" height="${n(24 * scale)}" fill="#f4efe6" opacity="0.85"/>`,
+          );
           parts.push(
             `<rect x="${n(wx)}" y="${n(wy)}" width="${n(12 * scale)}" height="${n(20 * scale)}" fill="${rng.chance(0.12) ? '#ffd27a' : mix('#2a2326', facade, 0.15)}"/>`,
           );
@@ -75,7 +79,9 @@ export function rooftopScene(rng: Rng, w: number, h: number, o: RooftopOptions):
     svg.add(`<rect x="0" y="${n(base - 200 * scale)}" width="${w}" height="${n(h)}" fill="${o.haze}" opacity="${n(0.28 * (1 - t))}"/>`);
   }
   // weathered plaster
-  svg.add(`<rect x="0" y="${n(h * 0.4)}" width="${w}" height="${n(h * 0.6)}" fill="#ffffff" filter="${rockFilter(svg, rng, 0.03, 0.03)}" style="mix-blend-mode:soft-light" opacity="0.35"/>`);
+  svg.add(
+    `<rect x="0" y="${n(h * 0.4)}" width="${w}" height="${n(h * 0.6)}" fill="#ffffff" filter="${rockFilter(svg, rng, 0.03, 0.03)}" style="mix-blend-mode:soft-light" opacity="0.35"/>`,
+  );
   addWash(svg, o.sun.glow, 0.3, o.sun.x, o.sun.y);
   addVignette(svg, 0.4);
   return svg;
