@@ -24,7 +24,7 @@ export function ridgePoints(rng: Rng, w: number, baseY: number, amp: number, rou
 export function areaPath(points: Array<[number, number]>, bottom: number): string {
   const first = points[0]!;
   const last = points[points.length - 1]!;
-  return `M${n(first[0])},${n(bottom)} ` + points.map(([x, y]) => `L${n(x)},${n(y)}`).join(' ') + ` L${n(last[0])},${n(bottom)} Z`;
+  return `M${n(first[0])},${n(bottom)} ${points.map(([x, y]) => `L${n(x)},${n(y)}`).join(' ')} L${n(last[0])},${n(bottom)} Z`;
 }
 
 /** Soft smooth hills through a few random points (quadratic midpoints). */
