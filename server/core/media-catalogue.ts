@@ -15,6 +15,16 @@ interface MediaType {
   readonly contentType: string;
   /** A browser shows it as it is (site assets are served without thumbnails, so only these). */
   readonly web: boolean;
+  /**
+   * Every browser displays the original itself, so the viewer's "full resolution" opens it;
+   * the others (TIFF, HEIC) get a full-size JPEG made from them (docs/api.md#get-apifull-sizepath).
+   */
+  readonly viewable: boolean;
+  /**
+   * The HEVC-coded HEIF family: libvips reads the header but cannot decode the pixels (sharp
+   * ships without an HEVC decoder), so the media worker decodes them with libheif (server/media/pool.ts, the heif lane).
+   */
+  readonly heif?: true;
   /** What an upload's decoder must read it as: sharp's format names, ffprobe's container names. */
   readonly decodedAs: readonly string[];
 }
@@ -25,18 +35,21 @@ const MATROSKA = ['matroska', 'webm'];
 
 /** The only files the gallery ever serves (docs/api.md#the-album-tree). Keys are lower-case extensions, in the order they are listed to people. */
 const MEDIA_TYPES: Readonly<Record<string, MediaType>> = Object.freeze({
-  '.jpg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
-  '.jpeg': { kind: 'image', contentType: 'image/jpeg', web: true, decodedAs: ['jpeg'] },
-  '.png': { kind: 'image', contentType: 'image/png', web: true, decodedAs: ['png'] },
-  '.webp': { kind: 'image', contentType: 'image/webp', web: true, decodedAs: ['webp'] },
-  '.avif': { kind: 'image', contentType: 'image/avif', web: true, decodedAs: ['heif'] }, // sharp's name for AVIF
-  '.gif': { kind: 'image', contentType: 'image/gif', web: false, decodedAs: ['gif'] },
-  '.tif': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
-  '.tiff': { kind: 'image', contentType: 'image/tiff', web: false, decodedAs: ['tiff'] },
-  '.mp4': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
-  '.m4v': { kind: 'video', contentType: 'video/mp4', web: false, decodedAs: QUICKTIME },
-  '.mov': { kind: 'video', contentType: 'video/quicktime', web: false, decodedAs: QUICKTIME },
-  '.webm': { kind: 'video', contentType: 'video/webm', web: false, decodedAs: MATROSKA },
+  '.jpg': { kind: 'image', contentType: 'image/jpeg', web: true, viewable: true, decodedAs: ['jpeg'] },
+  '.jpeg': { kind: 'image', contentType: 'image/jpeg', web: true, viewable: true, decodedAs: ['jpeg'] },
+  '.png': { kind: 'image', contentType: 'image/png', web: true, viewable: true, decodedAs: ['png'] },
+  '.webp': { kind: 'image', contentType: 'image/webp', web: true, viewable: true, decodedAs: ['webp'] },
+  '.avif': { kind: 'image', contentType: 'image/avif', web: true, viewable: true, decodedAs: ['heif'] }, // sharp's name for AVIF
+  '.gif': { kind: 'image', contentType: 'image/gif', web: false, viewable: true, decodedAs: ['gif'] },
+  '.tif': { kind: 'image', contentType: 'image/tiff', web: false, viewable: false, decodedAs: ['tiff'] },
+  '.tiff': { kind: 'image', contentType: 'image/tiff', web: false, viewable: false, decodedAs: ['tiff'] },
+  // iPhones (since 2017) and many Android phones save photos as HEIC.
+  '.heic': { kind: 'image', contentType: 'image/heic', web: false, viewable: false, heif: true, decodedAs: ['heif'] },
+  '.heif': { kind: 'image', contentType: 'image/heif', web: false, viewable: false, heif: true, decodedAs: ['heif'] },
+  '.mp4': { kind: 'video', contentType: 'video/mp4', web: false, viewable: false, decodedAs: QUICKTIME },
+  '.m4v': { kind: 'video', contentType: 'video/mp4', web: false, viewable: false, decodedAs: QUICKTIME },
+  '.mov': { kind: 'video', contentType: 'video/quicktime', web: false, viewable: false, decodedAs: QUICKTIME },
+  '.webm': { kind: 'video', contentType: 'video/webm', web: false, viewable: false, decodedAs: MATROSKA },
 });
 
 const typeOf = (fileName: string): MediaType | undefined => {
@@ -50,6 +63,15 @@ export const contentTypeOf = (fileName: string): string | undefined => typeOf(fi
 
 export const isImage = (fileName: string): boolean => mediaKind(fileName) === 'image';
 export const isVideo = (fileName: string): boolean => mediaKind(fileName) === 'video';
+
+/** A photo every browser displays itself; the viewer's "full resolution" of any other is a full-size JPEG. */
+export const isViewableImage = (fileName: string): boolean => {
+  const type = typeOf(fileName);
+  return type?.kind === 'image' && type.viewable;
+};
+
+/** A HEIC/HEIF photo: decoded by libheif in the pool's heif lane, not by libvips. */
+export const needsHeifDecoder = (fileName: string): boolean => typeOf(fileName)?.heif === true;
 
 /** An image a browser shows as it is: what site assets (hero, cards, landing) may be. */
 export const isWebImage = (fileName: string): boolean => typeOf(fileName)?.web === true;
@@ -89,8 +111,9 @@ export function isThumbnailSize(value: unknown): value is ThumbnailSize {
 
 /*
  * The cache layout under CACHE_DIR (docs/api.md#get-apithumbnailpathsize): one tree per thumbnail size,
- * thumbnails/{size}/{album path}/{file}.jpg, and one of page sizes per album,
- * dimensions/{album path}/.dimensions.json. Paths given here must be validated relative
+ * thumbnails/{size}/{album path}/{file}.jpg, full-size/{album path}/{file}.jpg for photos
+ * browsers cannot display, web-video/{album path}/{file}.mp4 for videos they cannot all play
+ * as they are, and one file of page sizes per album, dimensions/{album path}/.dimensions.json. Paths given here must be validated relative
  * paths (no '..'): these only join them.
  */
 
@@ -104,6 +127,18 @@ export const thumbnailRoot = (cacheDir: string): string => path.join(cacheDir, '
 
 /** CACHE_DIR/thumbnails/{size}/{media path}.jpg (the original's extension stays in the name). */
 export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string): string => `${thumbnailDir(cacheDir, size, mediaPath)}.jpg`;
+
+/** CACHE_DIR/full-size, or its sub-directory for an album: full-size JPEGs of photos browsers cannot display. */
+export const fullSizeDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'full-size', ...segments(albumPath));
+
+/** CACHE_DIR/full-size/{media path}.jpg. */
+export const fullSizeFile = (cacheDir: string, mediaPath: string): string => `${fullSizeDir(cacheDir, mediaPath)}.jpg`;
+
+/** CACHE_DIR/web-video, or its sub-directory for an album: the copies of videos made to play in every browser. */
+export const webVideoDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'web-video', ...segments(albumPath));
+
+/** CACHE_DIR/web-video/{media path}.mp4. */
+export const webVideoFile = (cacheDir: string, mediaPath: string): string => `${webVideoDir(cacheDir, mediaPath)}.mp4`;
 
 /** CACHE_DIR/dimensions, or its sub-directory for an album. */
 export const dimensionsDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'dimensions', ...segments(albumPath));

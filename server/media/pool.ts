@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { isTaskStarted, type MediaTaskInput, type MediaTaskName, type MediaTaskResult, type TaskClock } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
+import { needsHeifDecoder } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
@@ -21,11 +22,32 @@ export type { MediaTaskName };
  * unreadable file can hold a worker only that long before the worker is ended and replaced.
  */
 
-export interface MediaPoolOptions {
-  /** Worker threads, one per core is right: each runs one task at a time. */
+/** The size of one lane: its worker threads and the tasks allowed to wait for them. */
+export interface LaneSize {
   readonly workers: number;
-  /** Tasks allowed to wait for a free worker; past it a task is refused (PoolBusyError). */
   readonly maxQueue: number;
+}
+
+/**
+ * The pool's lanes, each its own set of worker threads with its own bounded queue, so one kind
+ * of work can neither starve nor crowd out another:
+ * - `main`: everything quick (JPEG, PNG… thumbnails, headers, EXIF, video probes and posters).
+ * - `heif`: decoding HEIC/HEIF photos, whose HEVC pixels libvips cannot decode: a WebAssembly
+ *   decoder takes a second or two and a few hundred MB per photo, so a folder of iPhone photos
+ *   goes through one (by default) at a time and never holds the grid's JPEG thumbnails back.
+ *   Its threads end when idle, which is how the decoder's memory goes back to the system.
+ * - `video`: making web-playable copies of videos (remux, H.264 transcode): minutes of
+ *   ffmpeg in a child process of low priority, in the background.
+ */
+export type PoolLane = 'main' | 'heif' | 'video';
+
+export interface MediaPoolOptions {
+  /** Worker threads of the main lane, one per core is right: each runs one task at a time. */
+  readonly workers: number;
+  /** Tasks allowed to wait for a free worker of the main lane; past it a task is refused (PoolBusyError). */
+  readonly maxQueue: number;
+  /** The other lanes' sizes; by default one worker each (see DEFAULT_LANES). */
+  readonly lanes?: Partial<Record<Exclude<PoolLane, 'main'>, LaneSize>>;
   /** Where the detail of a failed task goes (the client only sees a neutral message). */
   readonly log: Logger;
   /**
@@ -49,8 +71,10 @@ export interface MediaPool extends MediaTaskMethods {
   run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>>;
   /** Tasks handed to the workers since the pool started (refused ones not counted). */
   readonly tasksRun: number;
-  /** Tasks waiting for a worker right now. */
+  /** Tasks waiting for a worker right now, in every lane. */
   readonly queueSize: number;
+  /** Tasks waiting for or running in one lane right now. */
+  inFlight(lane: PoolLane): number;
   close(): Promise<void>;
 }
 
@@ -66,43 +90,87 @@ const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) =>
   dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
 };
 
+/** Which lane a task runs in: by the work, as for deadlines. */
+const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => PoolLane } = {
+  thumbnail: (task) => (task.kind === 'image' && needsHeifDecoder(task.src) ? 'heif' : 'main'),
+  exif: () => 'main',
+  videoInfo: () => 'main',
+  dimensions: () => 'main',
+};
+
+/** Lanes other than main: one worker each; the heif lane's threads end after this long idle. */
+export const DEFAULT_LANES: Readonly<Record<Exclude<PoolLane, 'main'>, LaneSize>> = Object.freeze({
+  heif: { workers: 1, maxQueue: 64 },
+  video: { workers: 1, maxQueue: 1000 },
+});
+const HEIF_IDLE_MS = 30_000;
+
+interface Lane {
+  readonly size: LaneSize;
+  readonly piscina: Piscina;
+  inFlight: number;
+}
+
 export function createMediaPool(options: MediaPoolOptions): MediaPool {
-  const { workers, maxQueue } = options;
-  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be an integer >= 1, got ${workers}`);
-  if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`maxQueue must be an integer >= 0, got ${maxQueue}`);
+  const sizes: Record<PoolLane, LaneSize> = {
+    main: { workers: options.workers, maxQueue: options.maxQueue },
+    heif: options.lanes?.heif ?? DEFAULT_LANES.heif,
+    video: options.lanes?.video ?? DEFAULT_LANES.video,
+  };
+  for (const [name, { workers, maxQueue }] of Object.entries(sizes)) {
+    const prefix = name === 'main' ? '' : `lanes.${name}.`;
+    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`${prefix}workers must be an integer >= 1, got ${workers}`);
+    if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`${prefix}maxQueue must be an integer >= 0, got ${maxQueue}`);
+  }
   const { log } = options;
   const deadlines = checkedDeadlines(options.deadlines);
 
-  const piscina = new Piscina({
-    filename: WORKER_FILE,
-    minThreads: workers,
-    maxThreads: workers,
-    // No maxQueue: piscina does not count tasks that carry an AbortSignal against it, so
-    // the pool admits tasks itself (see run()).
-    execArgv: workerExecArgv(),
-    // Tasks last tens of milliseconds to seconds, so the latency Atomics.wait saves is
-    // nothing, while waiting that way would freeze whatever async work (a child process being
-    // reaped, a file handle closing) a task left behind.
-    atomics: 'disabled',
-  });
-
   let submitted = 0;
   let refused = 0;
-  let inFlight = 0;
   let lastRunId = 0;
   /** Runs handed to piscina, by id: each starts its deadline when its worker says it began. */
   const startClocks = new Map<number, () => void>();
-  piscina.on('message', (message: unknown) => {
+  const onMessage = (message: unknown) => {
     if (isTaskStarted(message)) startClocks.get(message.mediaTaskStarted)?.();
-  });
+  };
+
+  function createLane(size: LaneSize, idleTimeout?: number): Lane {
+    const piscina = new Piscina({
+      filename: WORKER_FILE,
+      // A lane with an idle timeout starts its threads when work comes and ends them after.
+      minThreads: idleTimeout === undefined ? size.workers : 0,
+      maxThreads: size.workers,
+      ...(idleTimeout === undefined ? {} : { idleTimeout }),
+      // No maxQueue: piscina does not count tasks that carry an AbortSignal against it, so
+      // the pool admits tasks itself (see run()).
+      execArgv: workerExecArgv(),
+      // Tasks last tens of milliseconds to minutes, so the latency Atomics.wait saves is
+      // nothing, while waiting that way would freeze whatever async work (a child process being
+      // reaped, a file handle closing) a task left behind.
+      atomics: 'disabled',
+    });
+    piscina.on('message', onMessage);
+    return { size, piscina, inFlight: 0 };
+  }
+  // The main lane's threads start now (the first page should not wait for them); the others on first use.
+  const lanes = new Map<PoolLane, Lane>([['main', createLane(sizes.main)]]);
+  const laneFor = (name: PoolLane): Lane => {
+    let lane = lanes.get(name);
+    if (!lane) {
+      lane = createLane(sizes[name], name === 'heif' ? HEIF_IDLE_MS : undefined);
+      lanes.set(name, lane);
+    }
+    return lane;
+  };
 
   async function run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>> {
     submitted++;
-    if (inFlight >= workers + maxQueue) {
+    const lane = laneFor(LANE_OF[name](task));
+    if (lane.inFlight >= lane.size.workers + lane.size.maxQueue) {
       refused++;
       throw new PoolBusyError();
     }
-    inFlight++;
+    lane.inFlight++;
     const runId = ++lastRunId;
     const deadlineMs = deadlines[DEADLINE_OF[name](task)];
     const abort = new AbortController();
@@ -114,7 +182,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     try {
       // The one unchecked step: piscina's results are untyped. The worker's export of this
       // name is checked against the same map (workers/media-worker.ts).
-      return (await piscina.run(clocked, { name, signal: abort.signal })) as MediaTaskResult<N>;
+      return (await lane.piscina.run(clocked, { name, signal: abort.signal })) as MediaTaskResult<N>;
     } catch (err) {
       if (abort.signal.aborted) {
         // piscina has terminated the worker (and started another): nothing of the task is left.
@@ -131,7 +199,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       log.error({ err }, `media task ${name} failed for ${task.src}`);
       throw new MediaTaskError(name, err);
     } finally {
-      inFlight--;
+      lane.inFlight--;
       startClocks.delete(runId);
       clearTimeout(timer);
     }
@@ -147,9 +215,14 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       return submitted - refused;
     },
     get queueSize() {
-      return piscina.queueSize;
+      let waiting = 0;
+      for (const lane of lanes.values()) waiting += lane.piscina.queueSize;
+      return waiting;
     },
-    close: () => piscina.close(),
+    inFlight: (lane) => lanes.get(lane)?.inFlight ?? 0,
+    close: async () => {
+      await Promise.all([...lanes.values()].map((lane) => lane.piscina.close()));
+    },
   };
 }
 

@@ -87,8 +87,8 @@ describe('admin /api/photos and /api/videos', () => {
       expect(res.body.results).to.deep.equal([
         { name: 'a.jpg', ok: false, error: 'Not a decodable image' },
         { name: 'b.jpg', ok: true, file: 'b.jpg', kind: 'image', size: res.body.results[1].size },
-        { name: 'c.txt', ok: false, error: 'Only photos are accepted here (.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff)' },
-        { name: 'd.mp4', ok: false, error: 'Only photos are accepted here (.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff)' },
+        { name: 'c.txt', ok: false, error: 'Only photos are accepted here (.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff, .heic, .heif)' },
+        { name: 'd.mp4', ok: false, error: 'Only photos are accepted here (.jpg, .jpeg, .png, .webp, .avif, .gif, .tif, .tiff, .heic, .heif)' },
       ]);
       expect(listDir(albumDir)).to.deep.equal(['album.json', 'b.jpg']);
       expect(listDir(uploadsDir())).to.deep.equal([]);
