@@ -9,6 +9,8 @@ import { HomeContentStore } from './core/home-content.js';
 import { createMetadataService } from './media/metadata.js';
 import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
+import { createFullSizeCache } from './media/full-size.js';
+import { createFullSizeRouter } from './public/routes/full-size.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
@@ -61,6 +63,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     locateMedia,
     apiRouters: [
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }),
+      createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createDownloadRouter({ resolveAlbum, log }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],

@@ -15,11 +15,15 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/core/fs-atomic.js';
 import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
 import { withSourceTag } from '../server/core/media/source-tag.js';
+import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.js';
+import { decodeHeif, isHevcHeif } from './heif-decode.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 import {
+  type DecodedImage,
   type Dimensions,
   type DimensionsTask,
   type ExifRecord,
+  type FullSizeTask,
   type MediaTaskHandlers,
   type PathTask,
   type TaskClock,
@@ -46,12 +50,12 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
   const budget = start(task);
   if (task.outputs.length === 0) return [];
   const outputs = [...task.outputs].sort((a, b) => b.width - a.width);
-  const input = task.kind === 'video' ? await grabVideoFrame(task.src, budget) : await regularFile(task.src);
+  const image = task.kind === 'video' ? sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT) : await openImage(task.src);
 
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale); the oriented, shrunk pixels are
   // kept raw and every output is encoded from them. JPEG has no alpha: flatten on white.
-  const { data, info } = await sharp(input, SHARP_INPUT)
+  const { data, info } = await image
     .timeout({ seconds: budget.seconds() })
     .autoOrient()
     .resize({ width: outputs[0]!.width, withoutEnlargement: true })
@@ -69,6 +73,32 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
     results.push({ size: out.size, ...written });
   }
   return results;
+}
+
+/**
+ * A full-size JPEG of a photo browsers cannot display (HEIC, TIFF): what the viewer's "full
+ * resolution" opens for it (docs/api.md#get-apifull-sizepath). Upright, no EXIF (no GPS).
+ */
+export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensions> {
+  const budget = start(task);
+  const image = await openImage(task.src);
+  const pipeline = image.timeout({ seconds: budget.seconds() }).autoOrient().flatten({ background: '#ffffff' }).jpeg({ quality: 90 });
+  return writeAtomically(pipeline, task.dest, task.tag);
+}
+
+/**
+ * Proves a file is a photo the gallery can show by decoding it whole (an upload, before it
+ * reaches an album): header, format and size as sharp reads them.
+ */
+export async function decodeCheck(task: PathTask & TaskClock): Promise<DecodedImage> {
+  const budget = start(task);
+  const src = await regularFile(task.src);
+  // An upload's temp file has no telling name: the header says what it is.
+  const meta = await sharp(src, SHARP_INPUT).metadata();
+  const image = await openImage(src, isHevcHeader(meta));
+  // A small resize still decodes every pixel (cheaply for a JPEG, with shrink-on-load).
+  await image.timeout({ seconds: budget.seconds() }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  return { format: meta.format, width: meta.width, height: meta.height };
 }
 
 /**
@@ -127,7 +157,7 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dime
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-const handlers = { thumbnail, exif, videoInfo, dimensions } satisfies MediaTaskHandlers;
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------
@@ -156,6 +186,19 @@ class Budget {
   seconds(): number {
     return Math.max(1, Math.floor(this.ms() / 1000));
   }
+}
+
+/**
+ * A photo ready for a sharp pipeline: the file itself, or for a HEIC (whose HEVC pixels
+ * libvips cannot decode) the raw pixels libheif made of it, already upright. Which one is
+ * decided by the name (a header read for every JPEG would cost the grid), or by the caller
+ * who has read the header already.
+ */
+async function openImage(src: string, hevc?: boolean): Promise<Sharp> {
+  const file = await regularFile(src);
+  if (!(hevc ?? (needsHeifDecoder(file) && (await isHevcHeif(file, SHARP_INPUT))))) return sharp(file, SHARP_INPUT);
+  const { data, info } = await decodeHeif(file, SHARP_INPUT);
+  return sharp(data, { raw: info });
 }
 
 async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {

@@ -15,6 +15,10 @@ export type { MediaKind };
 export interface MediaTasks {
   /** Renders every requested size from a single decode of the original (or of a video frame). */
   thumbnail: { input: ThumbnailTask; result: ThumbnailResult[] };
+  /** A full-size JPEG of a photo browsers cannot display (HEIC, TIFF). */
+  fullSize: { input: FullSizeTask; result: Dimensions };
+  /** Decodes a photo whole to prove it can be shown (uploads). */
+  decodeCheck: { input: PathTask; result: DecodedImage };
   /** The EXIF record, from the head of the file. */
   exif: { input: PathTask; result: ExifRecord };
   /** Duration, displayed size, codec and frame rate of the first video stream. */
@@ -57,6 +61,21 @@ export interface ThumbnailTask {
 
 export interface ThumbnailResult {
   size: string;
+  width: number;
+  height: number;
+}
+
+export interface FullSizeTask {
+  src: string;
+  /** Absolute path of the JPEG to write (atomically). */
+  dest: string;
+  /** As ThumbnailTask's: the original's identity, written into the JPEG. */
+  tag?: string;
+}
+
+export interface DecodedImage {
+  /** sharp's name of the format ('jpeg', 'heif'). */
+  format: string;
   width: number;
   height: number;
 }

@@ -3,6 +3,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { AlbumFiles } from './album-files.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import type { HeifDecodeCheck } from './uploads/verify-media.js';
 
 export interface UploadLimits {
   /** Per file (docs/api.md#admin-server: 2 GB). */
@@ -19,6 +20,8 @@ export interface AdminContext {
   /** One queue for every file and directory the admin writes, keyed by absolute path. */
   readonly queue: KeyedQueue;
   readonly uploads: UploadLimits;
+  /** Decodes an uploaded HEIC whole in a worker thread (libvips cannot): see uploads/verify-media.ts. */
+  readonly decodeHeif: HeifDecodeCheck;
   /** Rescans the album index after a write, so the next list shows it; never fails the request. */
   readonly refreshIndex: () => Promise<void>;
   readonly log: Logger;

@@ -17,6 +17,8 @@ import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
 import { findViewsDir } from './views-location.js';
+import type { HeifDecodeCheck } from './uploads/verify-media.js';
+import { createMediaPool, type MediaPool } from '../media/pool.js';
 
 /** The admin server: docs/api.md#admin-server. */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -34,6 +36,20 @@ export interface AdminDeps {
 }
 
 /**
+ * HEIC uploads are decoded in a worker thread of a media pool of the admin's own, made on the
+ * first one: the WebAssembly decoder takes a second and hundreds of MB, which must neither
+ * hold the admin's event loop nor stay in its heap (the heif lane's thread ends when idle, and
+ * idle threads never keep the process alive).
+ */
+function heifDecoder(log: Logger): HeifDecodeCheck {
+  let pool: MediaPool | undefined;
+  return (file) => {
+    pool ??= createMediaPool({ workers: 1, maxQueue: 0, lanes: { heif: { workers: 1, maxQueue: MAX_FILES_PER_REQUEST } }, log });
+    return pool.decodeCheck({ src: file });
+  };
+}
+
+/**
  * The local admin app (no listen: see main.ts). Guards come first so that nothing, not even
  * a 404, is answered to a rebound host name or a foreign page.
  */
@@ -46,6 +62,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
     queue,
     albums: new AlbumFiles({ albumsDir: config.albumsDir, queue }),
     uploads: { maxFileBytes: deps.maxUploadBytes ?? MAX_UPLOAD_BYTES, maxFiles: MAX_FILES_PER_REQUEST },
+    decodeHeif: heifDecoder(log),
     refreshIndex: async () => {
       try {
         await deps.index.rescan();

@@ -70,8 +70,12 @@ export const isViewableImage = (fileName: string): boolean => {
   return type?.kind === 'image' && type.viewable;
 };
 
-/** A HEIC/HEIF photo: decoded by libheif in the pool's heif lane, not by libvips. */
+/** A HEIC/HEIF photo by its name: decoded by libheif in the pool's heif lane, not by libvips. */
 export const needsHeifDecoder = (fileName: string): boolean => typeOf(fileName)?.heif === true;
+
+/** The same by its header as sharp reads it: a HEIF container of HEVC pixels (an AVIF is one of AV1, which libvips decodes). */
+export const isHevcHeader = (header: { readonly format?: string; readonly compression?: string }): boolean =>
+  header.format === 'heif' && header.compression === 'hevc';
 
 /** An image a browser shows as it is: what site assets (hero, cards, landing) may be. */
 export const isWebImage = (fileName: string): boolean => typeOf(fileName)?.web === true;

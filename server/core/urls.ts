@@ -31,6 +31,10 @@ export const versionParam = (version: MediaVersion): string => `${Math.floor(ver
 export const thumbnailUrl = (mediaPath: string, size: ThumbnailSize, version: MediaVersion | undefined): string =>
   `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
 
+/** What the viewer's "full resolution" opens for a photo browsers cannot display (HEIC, TIFF). */
+export const fullSizeUrl = (mediaPath: string, version: MediaVersion | undefined): string =>
+  `/api/full-size?path=${encodeURIComponent(mediaPath)}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
+
 /** `srcset` over every thumbnail size, by their maximum widths. */
 export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined): string =>
   THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version)} ${THUMBNAIL_SIZES[size]}w`).join(', ');

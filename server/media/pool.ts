@@ -85,6 +85,8 @@ export interface MediaPool extends MediaTaskMethods {
  */
 const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => DeadlineKind } = {
   thumbnail: (task) => (task.kind === 'video' ? 'videoThumbnail' : 'imageThumbnail'),
+  fullSize: () => 'imageThumbnail',
+  decodeCheck: () => 'imageThumbnail',
   exif: () => 'exif',
   videoInfo: () => 'videoInfo',
   dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
@@ -93,6 +95,9 @@ const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) =>
 /** Which lane a task runs in: by the work, as for deadlines. */
 const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => PoolLane } = {
   thumbnail: (task) => (task.kind === 'image' && needsHeifDecoder(task.src) ? 'heif' : 'main'),
+  fullSize: (task) => (needsHeifDecoder(task.src) ? 'heif' : 'main'),
+  // Uploads are checked by the admin's own pool, whose heif lane is its only busy one.
+  decodeCheck: () => 'heif',
   exif: () => 'main',
   videoInfo: () => 'main',
   dimensions: () => 'main',
@@ -208,6 +213,8 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   return {
     run,
     thumbnail: (task) => run('thumbnail', task),
+    fullSize: (task) => run('fullSize', task),
+    decodeCheck: (task) => run('decodeCheck', task),
     exif: (task) => run('exif', task),
     videoInfo: (task) => run('videoInfo', task),
     dimensions: (task) => run('dimensions', task),

@@ -30,6 +30,8 @@ export class AlbumItems {
         path: d.path,
         alt: img.alt,
         original: link.getAttribute('href'),
+        // A photo browsers cannot display (HEIC) names its full-size JPEG; any other is its own.
+        full: d.full ?? link.getAttribute('href'),
         src: img.getAttribute('src'),
         srcset: img.getAttribute('srcset'),
         large: d.large,

@@ -91,7 +91,7 @@ export async function createLightbox({ list, items, assets }) {
       thumbCropped: cropped,
     };
     if (item.kind === 'video') return { ...base, type: 'video', src: item.original, poster: item.large };
-    if (fullResolution.has(index)) return { ...base, src: item.original };
+    if (fullResolution.has(index)) return { ...base, src: item.full };
     return { ...base, src: item.large, srcset: displaySrcset(item) };
   }
 
@@ -136,10 +136,11 @@ export async function createLightbox({ list, items, assets }) {
     const img = content?.element;
     if (img instanceof HTMLImageElement) {
       // Swapped in place, so the zoom level stays; the thumbnail shows until the original arrives.
-      content.data.src = item.original;
+      // `full` is the original, or for a photo browsers cannot display (HEIC) a full-size JPEG of it.
+      content.data.src = item.full;
       delete content.data.srcset;
       img.removeAttribute('srcset');
-      img.src = item.original;
+      img.src = item.full;
     }
     updateButtons();
   }

@@ -49,7 +49,7 @@ export function mediaUploadRoutes(ctx: AdminContext): Router {
         accepts: (name) => mediaKind(name) === kind,
         refusal: `Only ${kind === 'image' ? 'photos' : 'videos'} are accepted here (${listExtensions(MEDIA_EXTENSIONS[kind])})`,
       });
-      const results = await storeUploads(received, { destDir: dir, kind, queue: ctx.queue });
+      const results = await storeUploads(received, { destDir: dir, kind, queue: ctx.queue, decodeHeif: ctx.decodeHeif });
       if (results.some((r) => r.ok)) await ctx.refreshIndex();
       answerUploads(res, results);
     });

@@ -4,7 +4,7 @@ import type { KeyedQueue } from '../keyed-queue.js';
 import { placeFiles } from './place-file.js';
 import type { Received, ReceivedFile } from './receive-files.js';
 import { safeFileName } from './safe-file-name.js';
-import { RejectedUpload, verifierFor } from './verify-media.js';
+import { type HeifDecodeCheck, RejectedUpload, verifierFor } from './verify-media.js';
 
 export type UploadResult =
   | { readonly name: string; readonly ok: true; readonly file: string; readonly kind: MediaKind; readonly size: number }
@@ -17,12 +17,15 @@ export type UploadResult =
  * no temp file outlives the request. Results come in the order the client sent the files,
  * skipped ones included.
  */
-export async function storeUploads(received: Received, opts: { destDir: string; kind: MediaKind; queue: KeyedQueue }): Promise<UploadResult[]> {
+export async function storeUploads(
+  received: Received,
+  opts: { destDir: string; kind: MediaKind; queue: KeyedQueue; decodeHeif?: HeifDecodeCheck },
+): Promise<UploadResult[]> {
   const results: Array<{ position: number; result: UploadResult }> = received.skipped.map((s) => ({
     position: s.position,
     result: { name: s.originalName, ok: false, error: s.error },
   }));
-  const verify = verifierFor(opts.kind);
+  const verify = verifierFor(opts.kind, opts.decodeHeif);
   try {
     const verified: ReceivedFile[] = [];
     // One file at a time: decoding and probing are heavy, and the admin has one user.

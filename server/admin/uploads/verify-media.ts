@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { ffprobe, type ProbeData } from '../../core/media/ffprobe.js';
-import { type MediaKind, decodedFormatsOf } from '../../core/media-catalogue.js';
+import { type MediaKind, decodedFormatsOf, isHevcHeader } from '../../core/media-catalogue.js';
 
 /** An upload that is not what its name claims; the message is shown to the user. */
 export class RejectedUpload extends Error {
@@ -29,24 +29,33 @@ export interface ImageCheck {
   readonly height: number;
 }
 
+/** Decodes a HEIC whole, where libvips cannot (the media pool's decodeCheck task); throws when it cannot be decoded. */
+export type HeifDecodeCheck = (file: string) => Promise<unknown>;
+
 /**
  * Proves the file is an image the gallery can show: sharp must read its header and decode
  * its pixels (a small resize decodes the whole image, cheaply with JPEG shrink-on-load), so a
- * text file renamed .jpg or a truncated JPEG is refused before it reaches an album.
+ * text file renamed .jpg or a truncated JPEG is refused before it reaches an album. A HEIC's
+ * HEVC pixels are decoded by `decodeHeif`; where none is given, HEIC is refused.
  */
-export async function verifyImage(file: string): Promise<ImageCheck> {
+export async function verifyImage(file: string, decodeHeif?: HeifDecodeCheck): Promise<ImageCheck> {
   let format: string | undefined;
   let width: number | undefined;
   let height: number | undefined;
+  let hevc = false;
   try {
-    ({ format, width, height } = await sharp(file).metadata());
-    await sharp(file).timeout({ seconds: IMAGE_CHECK_SECONDS }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+    const meta = await sharp(file).metadata();
+    ({ format, width, height } = meta);
+    hevc = isHevcHeader(meta);
+    if (hevc && decodeHeif) await decodeHeif(file);
+    else if (!hevc) await sharp(file).timeout({ seconds: IMAGE_CHECK_SECONDS }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
   } catch {
     throw new RejectedUpload('Not a decodable image');
   }
   if (format === undefined || !IMAGE_FORMATS.has(format)) {
     throw new RejectedUpload(`Not an image format the gallery shows (${format ?? 'unknown'})`);
   }
+  if (hevc && !decodeHeif) throw new RejectedUpload('HEIC photos are not accepted here');
   if (!width || !height) throw new RejectedUpload('Not a decodable image (no size)');
   return { format, width, height };
 }
@@ -82,6 +91,6 @@ export async function verifyVideo(file: string): Promise<VideoCheck> {
 }
 
 /** The check that matches a kind of media. */
-export function verifierFor(kind: MediaKind): (file: string) => Promise<unknown> {
-  return kind === 'image' ? verifyImage : verifyVideo;
+export function verifierFor(kind: MediaKind, decodeHeif: HeifDecodeCheck | undefined): (file: string) => Promise<unknown> {
+  return kind === 'image' ? (file) => verifyImage(file, decodeHeif) : verifyVideo;
 }

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
-import { LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
+import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
-import { originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
+import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;
@@ -18,6 +18,8 @@ export interface MediaView {
   readonly path: string;
   readonly alt: string;
   readonly original: string;
+  /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC). */
+  readonly full: string;
   readonly src: string;
   readonly large: string;
   readonly srcset: string;
@@ -78,6 +80,7 @@ export async function mediaViews(
       path: mediaPath,
       alt: altOf(m),
       original: originalUrl(mediaPath),
+      full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
       large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
       srcset: thumbnailSrcset(mediaPath, v),
