@@ -6,7 +6,7 @@
  *   --smoke             tiny corpus, a few items per figure, 1-second loads: checks the harness
  *   --strict            exit 1 when a target is missed or a figure could not be measured
  *   --clean             delete the cached corpora (under the OS temp dir) and exit
- *   --only a,b          run only these figures (cold, cached, page, exif, zip, startup)
+ *   --only a,b          run only these figures (cold, cached, page, exif, zip, heic, startup)
  *   --seconds N         length of each load run (default 5, smoke 1)
  *   --rounds N          alternating app/baseline rounds per load figure (default 3, smoke 1)
  *   --no-arena-max      start the server without MALLOC_ARENA_MAX (to compare)
@@ -23,6 +23,7 @@ import type { BenchContext } from './figures/context.js';
 import { albumPage } from './figures/page.js';
 import { exifLatency } from './figures/exif.js';
 import { startup } from './figures/startup.js';
+import { heicThumbnails } from './figures/heic.js';
 import { cachedThumbnails, coldThumbnails } from './figures/thumbnails.js';
 import { zipDownload } from './figures/zip.js';
 import { hasWrk } from './http-load.js';
@@ -46,6 +47,7 @@ const FIGURES: readonly Figure[] = [
   { key: 'page', fallback: { name: 'album page p50', unit: 'ms', target: '<= 25 ms' }, usesGallery: true, run: albumPage },
   { key: 'exif', fallback: { name: 'EXIF mean', unit: 'ms', target: '< 5 ms' }, usesGallery: true, run: exifLatency },
   { key: 'zip', fallback: { name: 'ZIP download', unit: 'MB/s', target: 'ratio >= 0.85' }, usesGallery: true, run: zipDownload },
+  { key: 'heic', fallback: { name: 'HEIC thumbnails', unit: 'ms', target: '< 1024 MB' }, usesGallery: false, run: heicThumbnails },
   { key: 'startup', fallback: { name: 'start-up until /photos answers', unit: 's', target: '<= 3 s' }, usesGallery: false, run: startup },
 ];
 
