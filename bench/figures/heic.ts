@@ -94,7 +94,14 @@ export async function heicThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
         `median of ${n}, one at a time; baseline: the same picture as a JPEG, same request`,
       ),
       limitRow('HEIC vs JPEG small thumbnails, server peak RSS', sequentialPeak, 'MB', {}, null, 'VmHWM and 100 ms samples over both series'),
-      limitRow(`${burst} HEIC thumbnails at once, server peak RSS`, burstPeak, 'MB', { below: 1024 }, null, `all ${burst} done in ${burstSeconds.toFixed(1)} s (heif lane: 1 worker)`),
+      limitRow(
+        `${burst} HEIC thumbnails at once, server peak RSS`,
+        burstPeak,
+        'MB',
+        { below: 1024 },
+        null,
+        `all ${burst} done in ${burstSeconds.toFixed(1)} s (heif lane: 1 worker)`,
+      ),
       limitRow(
         `JPEG small thumbnails of another album during the HEIC burst, p50`,
         during.length ? median(during) : null,
