@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { writeVideo } from '../support/media-fixtures.js';
-import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { unzip } from '../zip/support.js';
 
