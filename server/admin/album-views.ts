@@ -1,5 +1,6 @@
 import type { AlbumMeta } from '../core/albums/album-record.js';
 import { type Album, albumChain, isProtected } from '../core/albums/album-tree.js';
+import { pairLivePhotos } from '../core/albums/live-photos.js';
 import { sharePath } from '../core/urls.js';
 import type { MediaFile } from './media-listing.js';
 import { mediaUrl } from './media-listing.js';
@@ -59,11 +60,13 @@ export function summaryOfIndexed(album: Album): AlbumSummary {
 /** Detail of an album read from disk (fresh after a write). */
 export function detailOf(albumPath: string, meta: AlbumMeta, media: readonly MediaFile[], opts: { protected: boolean; parent: string | null }): AlbumDetail {
   const photoCount = media.filter((m) => m.kind === 'image').length;
+  // Counted as the gallery counts them: a Live Photo's movie is part of its photo, not a video (docs/api.md#live-photos).
+  const listed = pairLivePhotos(media.map(({ name, kind }) => ({ name, kind })));
   return {
     path: albumPath,
     ...metaFields(meta),
     photoCount,
-    videoCount: media.length - photoCount,
+    videoCount: listed.length - photoCount,
     protected: opts.protected,
     parent: opts.parent,
     media: media.map((m) => ({ ...m, url: mediaUrl(albumPath, m.name) })),

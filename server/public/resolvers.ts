@@ -27,7 +27,12 @@ export interface ReadableFile {
   readonly absPath: string;
   /** True when the album, or the album a symlink leads into, is protected. */
   readonly protected: boolean;
+  /** A Live Photo's motion file, when the visitor may read it too (docs/api.md#live-photos). */
+  readonly motion?: ReadableFile;
 }
+
+/** The file, or a Live Photo's motion file listed with it, comes from a protected album: whatever shows it must not be stored by shared caches. */
+export const isFromProtected = (file: ReadableFile): boolean => file.protected || file.motion?.protected === true;
 
 export interface ResolvedAlbum {
   readonly path: string;

@@ -40,6 +40,19 @@ describe('admin /api/albums', () => {
       expect(byPath['2024/travel/lisbon/day-1']).to.deep.include({ password: null, protected: true, parent: '2024/travel/lisbon' });
       expect(byPath['2023/family/xmas']).to.deep.include({ hidden: true, allowAnonymous: true, protected: false });
     });
+
+    it('should count a Live Photo as one photo, as the gallery does, while the detail still lists both files', async () => {
+      const dir = await fx.album('2024/phone', { title: 'Phone' });
+      fs.writeFileSync(path.join(dir, 'IMG_1.JPG'), await makeJpeg());
+      fs.writeFileSync(path.join(dir, 'IMG_1.MOV'), 'not probed by listings');
+      fs.writeFileSync(path.join(dir, 'lone.mov'), 'not probed by listings');
+      await fx.index.rescan();
+      const list = await request(fx.app).get('/api/albums').expect(200);
+      expect((list.body as Array<{ path: string }>).find((a) => a.path === '2024/phone')).to.deep.include({ photoCount: 1, videoCount: 1 });
+      const detail = await request(fx.app).get('/api/albums/2024/phone').expect(200);
+      expect(detail.body).to.deep.include({ photoCount: 1, videoCount: 1 });
+      expect((detail.body.media as Array<{ name: string }>).map((m) => m.name)).to.deep.equal(['IMG_1.JPG', 'IMG_1.MOV', 'lone.mov']);
+    });
   });
 
   describe('POST /api/albums', () => {

@@ -76,6 +76,7 @@ describe('GET /api/album-media', () => {
         height: 200,
         duration: null,
         durationText: null,
+        motion: null,
       });
       expect(res.body.items[0]).to.include({ kind: 'video', width: 1280, height: 720, duration: 90.5, durationText: '1:31' });
     });

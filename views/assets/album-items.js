@@ -38,6 +38,8 @@ export class AlbumItems {
         width: d.width ? Number(d.width) : null,
         height: d.height ? Number(d.height) : null,
         duration: d.duration ? Number(d.duration) : null,
+        // A Live Photo's movie: { path, sources: [{ src, type? }] } (server/public/pages/media-items.ts).
+        motion: d.motion ? JSON.parse(d.motion) : null,
       };
     }
   }

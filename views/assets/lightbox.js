@@ -20,11 +20,12 @@ const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
  * @param {Record<string, string>} deps.assets versioned module URLs
  */
 export async function createLightbox({ list, items, assets }) {
-  const [{ default: PhotoSwipeLightbox }, { createOverlays }, format] = await Promise.all([
+  const [{ default: PhotoSwipeLightbox }, { createOverlays }, format, { createLivePhotos }] = await Promise.all([
     // Versioned URLs (views/album.ejs), typed by the modules they name.
     /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
     /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
     /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
+    /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
   ]);
   const cropped = list.dataset.style === 'grid';
   /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
@@ -226,6 +227,9 @@ export async function createLightbox({ list, items, assets }) {
     if (content?.element instanceof HTMLVideoElement) content.element.pause();
     setHash(undefined);
   });
+
+  // --- Live Photos: their own module (the LIVE button, the motion over the still).
+  createLivePhotos({ lightbox, items });
 
   lightbox.init();
 

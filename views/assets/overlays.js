@@ -45,7 +45,8 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
       const url = `/api/${video ? 'video-info' : 'exif'}?path=${encodeURIComponent(item.path)}`;
       rows = fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
         .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`${url}: ${res.status}`))))
-        .then((data) => (video ? format.videoRows(data) : format.photoRows(data)));
+        .then((data) => (video ? format.videoRows(data) : format.photoRows(data)))
+        .then((found) => (item.motion ? [['Kind', 'Live Photo'], ...found] : found));
       rows.catch(() => details.delete(item.path));
       details.set(item.path, rows);
     }

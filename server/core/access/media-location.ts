@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AlbumIndex } from '../albums/album-index.js';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
+import { filesOf } from '../albums/live-photos.js';
 import { mediaKind } from '../media-catalogue.js';
 import { hasHiddenSegment, isInside, isMissing, realRootOf } from '../paths.js';
 
@@ -20,8 +21,13 @@ export interface MediaLocation {
  */
 export type LocateMedia = (album: TreeNode, item: MediaItem) => Promise<MediaLocation | undefined>;
 
-/** The same for every media item of an album, in album order. */
-export type LocateAll = (album: TreeNode) => Promise<readonly (MediaLocation | undefined)[]>;
+/** Where a listed item is and, for a Live Photo, where its motion file is (undefined when the rule refuses it). */
+export interface ItemLocation extends MediaLocation {
+  readonly motion?: MediaLocation | undefined;
+}
+
+/** The same for every media item of an album, in album order, a Live Photo's motion file located with its still. */
+export type LocateAll = (album: TreeNode) => Promise<readonly (ItemLocation | undefined)[]>;
 
 export type MediaLocator = LocateMedia & { readonly all: LocateAll };
 
@@ -59,7 +65,7 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
   const namesOf = new WeakMap<TreeNode, ReadonlySet<string>>();
   // Per listing, so it lives as long as one look at the directory: an album page asks for all
   // 5,000 items of an album on every view, and most albums hold no link at all.
-  const plainFiles = new WeakMap<Listing, readonly (MediaLocation | undefined)[]>();
+  const plainFiles = new WeakMap<Listing, readonly (ItemLocation | undefined)[]>();
 
   /** Shares one look among concurrent callers, and forgets a failure at once. */
   function remembered<K extends object, T>(map: WeakMap<K, Remembered<T>>, key: K, look: () => Promise<T>): Promise<T> {
@@ -97,7 +103,8 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
   function mediaNames(album: Album): ReadonlySet<string> {
     let names = namesOf.get(album);
     if (!names) {
-      names = new Set(album.media.map((m) => m.name));
+      // A Live Photo's motion file is a media file of its album too, listed or not.
+      names = new Set(Array.from(filesOf(album.media), (m) => m.name));
       namesOf.set(album, names);
     }
     return names;
@@ -123,13 +130,27 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
     }
   }
 
-  function plainLocations(album: Album, listing: Listing): readonly (MediaLocation | undefined)[] {
+  const plainFile = (album: Album, listing: Listing, item: MediaItem): MediaLocation | undefined =>
+    listing.files.has(item.name) ? { absPath: path.join(listing.dir, item.name), realAlbum: album } : undefined;
+
+  /** The items and motion files that are plain files of the album; links are left undefined for `locateAll`. */
+  function plainLocations(album: Album, listing: Listing): readonly (ItemLocation | undefined)[] {
     let plain = plainFiles.get(listing);
     if (!plain) {
-      plain = album.media.map((item) => (listing.files.has(item.name) ? { absPath: path.join(listing.dir, item.name), realAlbum: album } : undefined));
+      plain = album.media.map((item) => {
+        const where = plainFile(album, listing, item);
+        return where && item.motion ? { ...where, motion: plainFile(album, listing, item.motion) } : where;
+      });
       plainFiles.set(listing, plain);
     }
     return plain;
+  }
+
+  /** Where `item` is by the album's listing: a plain file at once, a link once the rule has followed it. */
+  function locateIn(album: Album, listing: Listing, item: MediaItem): MediaLocation | Promise<MediaLocation | undefined> | undefined {
+    const plain = plainFile(album, listing, item);
+    if (plain || !listing.links.has(item.name)) return plain;
+    return remembered(linkTargets, item, () => followLink(item, path.join(listing.dir, item.name)));
   }
 
   const locateAll: LocateAll = async (album) => {
@@ -138,21 +159,18 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
     const plain = plainLocations(album, listing);
     if (listing.links.size === 0) return plain;
     return Promise.all(
-      album.media.map(
-        (item, i) =>
-          plain[i] ?? (listing.links.has(item.name) ? remembered(linkTargets, item, () => followLink(item, path.join(listing.dir, item.name))) : undefined),
-      ),
+      album.media.map(async (item, i): Promise<ItemLocation | undefined> => {
+        const where = plain[i] ?? (await locateIn(album, listing, item));
+        if (!where || !item.motion) return where;
+        return { ...where, motion: await locateIn(album, listing, item.motion) };
+      }),
     );
   };
 
   const locateMedia: LocateMedia = async (album, item) => {
     if (!isAlbum(album)) return undefined;
     const listing = await remembered(listings, album, () => readListing(album));
-    if (!listing) return undefined;
-    const file = path.join(listing.dir, item.name);
-    if (listing.files.has(item.name)) return { absPath: file, realAlbum: album };
-    if (!listing.links.has(item.name)) return undefined;
-    return remembered(linkTargets, item, () => followLink(item, file));
+    return listing && locateIn(album, listing, item);
   };
 
   return Object.assign(locateMedia, { all: locateAll });

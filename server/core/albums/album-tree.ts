@@ -5,6 +5,12 @@ import type { AlbumMeta } from './album-record.js';
 export interface MediaItem {
   readonly name: string;
   readonly kind: MediaKind;
+  /**
+   * A Live Photo's motion: the `.mov` beside this still that was paired with it
+   * (server/core/albums/live-photos.ts). It is a file of the album, served and guarded like
+   * any other, but never listed, counted or paged on its own: this still stands for both.
+   */
+  readonly motion?: MediaItem;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface TreeNode {
   readonly parent: TreeNode | undefined;
   /** Sub-directories that are albums or lead to albums, in display order. */
   readonly children: readonly TreeNode[];
-  /** Media files of an album, in natural order (empty for folders). */
+  /** Media files of an album, in natural order (empty for folders); a Live Photo's motion file only as its still's `motion`. */
   readonly media: readonly MediaItem[];
 }
 

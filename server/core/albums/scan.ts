@@ -4,6 +4,7 @@ import path from 'node:path';
 import { mediaKind } from '../media-catalogue.js';
 import type { AlbumMeta } from './album-record.js';
 import type { MediaItem, TreeNode } from './album-tree.js';
+import { pairLivePhotos } from './live-photos.js';
 import { naturalCompare } from './natural-order.js';
 import { type RecordWithToken, readRecordWithToken } from './record-token.js';
 import type { Logger } from '../logger.js';
@@ -74,10 +75,13 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
       return;
     }
     node.meta = meta;
-    node.media = visible
-      .filter((e) => (e.isFile() || e.isSymbolicLink()) && mediaKind(e.name) !== undefined)
-      .map((e) => ({ name: e.name, kind: mediaKind(e.name)! }))
-      .sort((a, b) => naturalCompare(a.name, b.name));
+    // Live Photos are paired by name here, once, for every reader of the tree (see live-photos.ts).
+    node.media = pairLivePhotos(
+      visible
+        .filter((e) => (e.isFile() || e.isSymbolicLink()) && mediaKind(e.name) !== undefined)
+        .map((e) => ({ name: e.name, kind: mediaKind(e.name)! }))
+        .sort((a, b) => naturalCompare(a.name, b.name)),
+    );
   }
   // Symlinked directories are not followed: they could loop or leave the tree.
   const subdirs = visible.filter((e) => e.isDirectory());

@@ -5,7 +5,8 @@ import { notFound, unauthorized } from '../../core/errors.js';
 import { mediaKind } from '../../core/media-catalogue.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
-import { createMediaLocator, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
+import { createMediaLocator, type ItemLocation, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
+import { filesOf } from '../../core/albums/live-photos.js';
 import { type AccessResult, resolveAccess } from '../../core/access/resolve-access.js';
 import type { Visitor } from '../../core/access/visitor.js';
 import { visitorOf } from './visitor.js';
@@ -53,11 +54,15 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     if (!mayOpen(visitor, node)) throw unauthorized('This album is protected: unlock it first');
   }
 
-  /** A 5,000-photo album is not scanned on every request. */
+  /**
+   * A 5,000-photo album is not scanned on every request. A Live Photo's motion file is found
+   * here like any file of its album: it is not listed, but it is served to whoever may open
+   * the album (docs/api.md#live-photos).
+   */
   function itemOf(album: TreeNode, name: string): MediaItem | undefined {
     let byName = itemsByName.get(album);
     if (!byName) {
-      byName = new Map(album.media.map((m) => [m.name, m]));
+      byName = new Map(Array.from(filesOf(album.media), (m) => [m.name, m]));
       itemsByName.set(album, byName);
     }
     return byName.get(name);
@@ -86,13 +91,14 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
   };
 
   // An album of plain files (no links) reads the same for every visitor let into it.
-  const allPlain = new WeakMap<readonly (MediaLocation | undefined)[], readonly ReadableFile[]>();
+  const allPlain = new WeakMap<readonly (ItemLocation | undefined)[], readonly ReadableFile[]>();
 
   const readableFor = async (visitor: Visitor, album: Album): Promise<readonly ReadableFile[]> => {
     const located = await locateMedia.all(album);
     const known = allPlain.get(located);
     if (known) return known;
-    const plain = located.every((where) => where === undefined || where.realAlbum === album);
+    const ownFile = (where: MediaLocation | undefined) => where === undefined || where.realAlbum === album;
+    const plain = located.every((where) => ownFile(where) && ownFile(where?.motion));
     // One access decision per album a link leads into, not one per link.
     const opens = new Map<Album, boolean>([[album, true]]);
     const mayRead = (where: MediaLocation) => {
@@ -102,10 +108,18 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       opens.set(where.realAlbum, may);
       return may;
     };
+    const readableAt = (item: MediaItem, where: MediaLocation) => ({
+      item,
+      absPath: where.absPath,
+      protected: isProtected(album) || isProtected(where.realAlbum),
+    });
     const readable: ReadableFile[] = [];
     album.media.forEach((item, i) => {
       const where = located[i];
-      if (where && mayRead(where)) readable.push({ item, absPath: where.absPath, protected: isProtected(album) || isProtected(where.realAlbum) });
+      if (!where || !mayRead(where)) return;
+      // A motion file this visitor may not read (a link into a locked album) leaves a plain photo.
+      const motion = item.motion && where.motion && mayRead(where.motion) ? readableAt(item.motion, where.motion) : undefined;
+      readable.push(motion ? { ...readableAt(item, where), motion } : readableAt(item, where));
     });
     if (plain) allPlain.set(located, readable);
     return readable;

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
+import { isFromProtected } from '../resolvers.js';
 import { MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
@@ -103,13 +104,13 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     const pages = pageCount(total);
     const page = pageNumber(req, pages);
     const [media, children] = await Promise.all([
-      mediaViews(album, listed, page, stats, deps.dimensions),
+      mediaViews(album, readable, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
     // A link into a protected album shown to a visitor who unlocked it makes the page private too.
-    res.set('Cache-Control', isProtected(album) || readable.some((f) => f.protected) ? 'no-store' : 'no-cache');
+    res.set('Cache-Control', isProtected(album) || readable.some(isFromProtected) ? 'no-store' : 'no-cache');
     res.render('album', {
       title: album.meta.title,
       albumPath: album.path,

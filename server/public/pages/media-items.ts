@@ -30,6 +30,38 @@ export interface MediaView {
   readonly duration: number | null;
   /** '1:05', for the badge. */
   readonly durationText: string | null;
+  /** A Live Photo's motion (docs/api.md#live-photos); null for any other photo or video. */
+  readonly motion: MotionView | null;
+}
+
+/** The movie of a Live Photo, as the viewer plays it over the still. */
+export interface MotionView {
+  /** Media path of the motion file ('2024/trip/IMG_1.MOV'), for `/api/video-info?path=`. */
+  readonly path: string;
+  /** `<source>`s in the order a browser should try them. */
+  readonly sources: readonly VideoSource[];
+}
+
+export interface VideoSource {
+  readonly src: string;
+  /** Omitted where a browser would wrongly skip the source over it (see motionSources). */
+  readonly type?: string;
+}
+
+/**
+ * Where a browser can fetch a Live Photo's motion: for now the original `.mov` only. It goes
+ * without a `type`: browsers answer `canPlayType('video/quicktime')` with "" although they
+ * play the H.264 inside an iPhone's QuickTime file, so a typed source would be skipped.
+ * Web renditions of HEVC movies (when they exist) belong in this list, before or after it.
+ */
+export function motionSources(motionPath: string): VideoSource[] {
+  return [{ src: originalUrl(motionPath) }];
+}
+
+/** A listed item and, for a Live Photo the visitor may play, its motion file (a ReadableFile fits). */
+export interface ListedMedia {
+  readonly item: MediaItem;
+  readonly motion?: { readonly item: MediaItem } | undefined;
 }
 
 /**
@@ -52,7 +84,7 @@ export const albumMediaApiUrl = (albumPath: string): string => `/api/album-media
 /** Pages of an album, at least one (an empty album still has its page 1). */
 export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / MEDIA_PER_PAGE));
 
-export const pageItems = (listed: readonly MediaItem[], page: number): readonly MediaItem[] => listed.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
+export const pageItems = <T>(listed: readonly T[], page: number): readonly T[] => listed.slice((page - 1) * MEDIA_PER_PAGE, page * MEDIA_PER_PAGE);
 
 /**
  * Views of one page of an album's media, with thumbnail versions and sizes. `listed` is what
@@ -60,16 +92,18 @@ export const pageItems = (listed: readonly MediaItem[], page: number): readonly 
  */
 export async function mediaViews(
   album: Album,
-  listed: readonly MediaItem[],
+  listed: readonly ListedMedia[],
   page: number,
   stats: MediaStats,
   dimensions: DimensionsProvider | undefined,
 ): Promise<MediaView[]> {
-  const items = pageItems(listed, page);
+  const onPage = pageItems(listed, page);
+  const items = onPage.map((f) => f.item);
   const offset = (page - 1) * MEDIA_PER_PAGE;
   const [itemStats, dims] = await Promise.all([stats.all(album, items), dimensions ? dimensions(album, items) : Promise.resolve(items.map(() => undefined))]);
   return items.map((m, i) => {
     const mediaPath = `${album.path}/${m.name}`;
+    const motion = onPage[i]!.motion;
     const v = itemStats[i];
     const d = dims[i];
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
@@ -88,9 +122,12 @@ export async function mediaViews(
       height: d?.height ?? null,
       duration,
       durationText: formatDuration(duration),
+      motion: motion ? motionView(`${album.path}/${motion.item.name}`) : null,
     };
   });
 }
+
+const motionView = (motionPath: string): MotionView => ({ path: motionPath, sources: motionSources(motionPath) });
 
 /** The file name is all we know about a photo; 'IMG_0001' is still better than nothing. */
 function altOf(m: MediaItem): string {

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { DimensionsProvider } from '../pages/dimensions.js';
 import { MEDIA_PER_PAGE, mediaViews, pageCount } from '../pages/media-items.js';
 import type { MediaStats } from '../pages/media-stats.js';
-import type { AlbumResolver } from '../resolvers.js';
+import { type AlbumResolver, isFromProtected } from '../resolvers.js';
 
 export interface AlbumMediaApiOptions {
   readonly index: AlbumIndex;
@@ -58,9 +58,9 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions 
       page = query.page;
       if (page > pages) throw notFound('No such page');
     }
-    const items = await mediaViews(album, listed, page, stats, dimensions);
+    const items = await mediaViews(album, readable, page, stats, dimensions);
     // Like the album page: a protected album's listing is never stored by anyone.
-    res.set('Cache-Control', resolved.protected || readable.some((f) => f.protected) ? 'private, no-store' : 'no-cache');
+    res.set('Cache-Control', resolved.protected || readable.some(isFromProtected) ? 'private, no-store' : 'no-cache');
     res.json({ path: album.path, title: album.meta.title, total, page, pages, perPage: MEDIA_PER_PAGE, items });
   });
 

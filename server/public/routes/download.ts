@@ -19,7 +19,7 @@ export interface DownloadRouterOptions {
   readonly idleTimeoutMs?: number;
 }
 
-/** `GET /api/download-album?path=`: the album's photos as a stored ZIP, streamed as it is built. */
+/** `GET /api/download-album?path=`: the album's photos (with their Live Photo movies) as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
@@ -45,8 +45,10 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     // Only files the resolver vetted for this visitor, from where they really are: a symlink
     // into a locked album or to an album.json never reaches the archive.
     const images = (await album.readable()).filter((f) => f.item.kind === 'image');
+    // A Live Photo is its still and its movie: both go in, the movie right after the still.
+    const files = images.flatMap((f) => (f.motion ? [f, f.motion] : [f]));
     const plan = await planZip(
-      images.map((f) => ({ name: f.item.name, path: f.absPath })),
+      files.map((f) => ({ name: f.item.name, path: f.absPath })),
       {
         onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
       },
@@ -57,7 +59,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
       'Content-Disposition': attachmentDisposition(`${album.name || 'album'}.zip`),
       // Exact: planZip computed the archive's layout from the stat'ed sizes and names.
       'Content-Length': String(plan.size),
-      'Cache-Control': album.protected || images.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
+      'Cache-Control': album.protected || files.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
     });
     // A HEAD must not read gigabytes only for Node to discard them.
     if (method === 'HEAD') {

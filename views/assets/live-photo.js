@@ -1,0 +1,224 @@
+// Live Photos in the lightbox (README "Live Photos"): a "LIVE" button on the slide of a photo
+// that has a motion, and the motion played over the still, muted and inline, for as long as
+// the visitor asks for it: while the mouse rests on the button or the photo (desktop), or
+// while a finger holds the photo (touch, after HOLD_MS). Then the still is back.
+//
+// PhotoSwipe keeps its gestures: the movie lies over the photo inside its zoom wrapper but
+// takes no pointer events, nothing here cancels a pointer event PhotoSwipe sees, and a hold
+// ends the moment the finger moves like a swipe or a second finger pinches. Keys are left
+// alone (Esc, arrows and the overlays' keys work as before); a motion stops whenever the
+// slide changes, zooms, or the lightbox closes.
+
+/** A touch held this long without moving is a press-and-hold, not a tap or a swipe. */
+const HOLD_MS = 300;
+/** Movement (px) past which a touch is a swipe or a pan, and never a hold. */
+const HOLD_SLOP = 10;
+/** PhotoSwipe reports a released touch as a tap up to its double-tap delay later (300 ms). */
+const TAP_AFTER_HOLD_MS = 700;
+
+const LIVE_ICON =
+  '<svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><circle cx="12" cy="12" r="3" fill="currentColor"/><circle cx="12" cy="12" r="6.5" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="1.4" stroke-dasharray="1.6 2.2"/></svg>';
+
+/**
+ * @typedef {{ path: string, sources: { src: string, type?: string }[] }} Motion
+ * The `motion` of an album item (server/public/pages/media-items.ts MotionView).
+ */
+
+/**
+ * @param {object} deps
+ * @param {import('photoswipe/lightbox').default} deps.lightbox before `init()`
+ * @param {import('./album-items.js').AlbumItems} deps.items
+ */
+export function createLivePhotos({ lightbox, items }) {
+  const pswp = () => lightbox.pswp;
+  /** @returns {Motion | null} */
+  const motionOf = (index) => items.get(index)?.motion ?? null;
+
+  /** The movie on screen, and the slide it plays on. */
+  let playing = null;
+  /** A touch that may become a hold. */
+  let hold = null;
+  /** The mouse is over the button or the photo; it has played once for this visit. */
+  let hovered = false;
+  let playedThisHover = false;
+  let suppressTapUntil = 0;
+
+  /** The still of the current slide, when it is a Live Photo seen whole (not zoomed in). */
+  function currentStill() {
+    const slide = pswp()?.currSlide;
+    if (!slide || !motionOf(slide.index)) return undefined;
+    const img = slide.content?.element;
+    if (!(img instanceof HTMLImageElement)) return undefined;
+    if (slide.currZoomLevel > slide.zoomLevels.initial * 1.01) return undefined;
+    return { slide, img, motion: motionOf(slide.index) };
+  }
+
+  function play() {
+    const still = currentStill();
+    if (!still || playing?.slide === still.slide) return;
+    stop();
+    const video = document.createElement('video');
+    video.className = 'pswp__live-motion';
+    // Muted and inline: what lets every browser start it without a click, and what iOS shows.
+    video.muted = true;
+    video.defaultMuted = true;
+    video.playsInline = true;
+    video.disablePictureInPicture = true;
+    video.preload = 'auto';
+    video.setAttribute('aria-hidden', 'true');
+    for (const { src, type } of still.motion.sources) {
+      const source = document.createElement('source');
+      source.src = src;
+      if (type) source.type = type;
+      video.append(source);
+    }
+    // Exactly over the still: the same box in the same zoom wrapper, so it follows the slide.
+    video.style.width = still.img.style.width;
+    video.style.height = still.img.style.height;
+    // Shown once frames come, so a slow start never covers the photo with black.
+    video.addEventListener('playing', () => video.classList.add('pswp__live-motion--playing'));
+    video.addEventListener('ended', () => stop(video));
+    video.addEventListener('error', () => stop(video), true); // a <source> fails: capture, it does not bubble
+    still.slide.container.append(video);
+    playing = { slide: still.slide, video };
+    pswp()?.element?.classList.add('pswp--live-playing');
+    void video.play().catch(() => stop(video));
+  }
+
+  /** Back to the still. With `video`, only if that movie is still the one playing. */
+  function stop(video) {
+    if (!playing || (video && playing.video !== video)) return;
+    const { video: current } = playing;
+    playing = null;
+    current.pause();
+    current.remove();
+    // Dropping the sources lets the browser let go of the connection and the decoder.
+    current.replaceChildren();
+    current.load();
+    pswp()?.element?.classList.remove('pswp--live-playing');
+  }
+
+  function cancelHold() {
+    if (hold) clearTimeout(hold.timer);
+    hold = null;
+  }
+
+  // --- Hover (a mouse): the LIVE button or the photo.
+  const isHoverTarget = (target) => {
+    if (!(target instanceof Element)) return false;
+    if (target.closest('.pswp__button--live-button')) return true;
+    const still = currentStill();
+    return Boolean(still && target === still.img);
+  };
+
+  function onPointerOver(event) {
+    if (event.pointerType !== 'mouse' || !isHoverTarget(event.target)) return;
+    hovered = true;
+    if (!playedThisHover) {
+      playedThisHover = true;
+      play();
+    }
+  }
+
+  function onPointerOut(event) {
+    if (event.pointerType !== 'mouse' || !hovered || isHoverTarget(event.relatedTarget)) return;
+    if (!isHoverTarget(event.target)) return;
+    hovered = false;
+    playedThisHover = false;
+    stop();
+  }
+
+  // --- Press-and-hold (touch, pen): on the photo or the button.
+  function onPointerDown(event) {
+    if (event.pointerType === 'mouse') {
+      // A drag or a click to zoom starts from the still, as on any photo.
+      if (!(event.target instanceof Element && event.target.closest('.pswp__button--live-button'))) stop();
+      return;
+    }
+    if (!event.isPrimary) {
+      // A second finger: a pinch, never a hold.
+      cancelHold();
+      stop();
+      return;
+    }
+    if (!isHoverTarget(event.target) && !(event.target instanceof Element && event.target.closest('.pswp__zoom-wrap'))) return;
+    cancelHold();
+    hold = { x: event.clientX, y: event.clientY, id: event.pointerId, timer: setTimeout(play, HOLD_MS) };
+  }
+
+  function onPointerMove(event) {
+    if (!hold || event.pointerId !== hold.id) return;
+    if (Math.hypot(event.clientX - hold.x, event.clientY - hold.y) > HOLD_SLOP) {
+      cancelHold();
+      stop();
+    }
+  }
+
+  function onPointerUp(event) {
+    if (!hold || event.pointerId !== hold.id) return;
+    cancelHold();
+    if (playing) {
+      // The hold was the gesture: the tap PhotoSwipe reports for it must not toggle the UI.
+      suppressTapUntil = performance.now() + TAP_AFTER_HOLD_MS;
+      stop();
+    }
+  }
+
+  // A long press on a photo opens the browser's image menu on touch screens.
+  function onContextMenu(event) {
+    if (hold || playing) event.preventDefault();
+  }
+
+  lightbox.on('uiRegister', () => {
+    pswp().ui.registerElement({
+      name: 'live-button',
+      order: 7,
+      isButton: true,
+      title: 'Live Photo: hover or press and hold to play',
+      html: `<span class="pswp__live-label">${LIVE_ICON}LIVE</span>`,
+      onInit: (el) => {
+        el.hidden = true;
+        // From the keyboard: Enter or Space plays it once through.
+        el.addEventListener('click', () => play());
+      },
+    });
+  });
+
+  lightbox.on('afterInit', () => {
+    const root = pswp()?.element;
+    if (!root) return;
+    root.addEventListener('pointerover', onPointerOver);
+    root.addEventListener('pointerout', onPointerOut);
+    root.addEventListener('pointerdown', onPointerDown);
+    root.addEventListener('pointermove', onPointerMove);
+    root.addEventListener('pointerup', onPointerUp);
+    root.addEventListener('pointercancel', onPointerUp);
+    root.addEventListener('contextmenu', onContextMenu);
+  });
+
+  for (const action of ['tapAction', 'imageClickAction', 'doubleTapAction']) {
+    lightbox.on(/** @type {'tapAction'} */ (action), (event) => {
+      if (performance.now() < suppressTapUntil) event.preventDefault();
+    });
+  }
+
+  function onChange() {
+    cancelHold();
+    stop();
+    hovered = false;
+    playedThisHover = false;
+    const p = pswp();
+    const button = /** @type {HTMLButtonElement | null} */ (p?.element?.querySelector('.pswp__button--live-button'));
+    if (button) button.hidden = !motionOf(p.currIndex);
+  }
+  lightbox.on('change', onChange);
+  // The item's data may arrive after the slide (a page fetched from the API).
+  lightbox.on('contentActivate', onChange);
+  lightbox.on('zoomPanUpdate', ({ slide }) => {
+    if (playing?.slide === slide && slide.currZoomLevel > slide.zoomLevels.initial * 1.01) stop();
+  });
+  lightbox.on('close', () => {
+    cancelHold();
+    stop();
+  });
+}
