@@ -7,6 +7,7 @@ import request from 'supertest';
 import { sourceTagIn } from '../../server/core/media/source-tag.js';
 import { unzip } from '../zip/support.js';
 import { accessCookie, eventually, GalleryFixture } from '../support/gallery-fixture.js';
+import { writeVideo } from '../support/media-fixtures.js';
 
 /** Two real HEIC files (CC BY-SA 4.0, see test/fixtures/heic/ATTRIBUTION.md). */
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'heic');
@@ -38,6 +39,8 @@ describe('HEIC/HEIF photos', function () {
     // The first 20 KB of a real HEIC: a readable header, pixels that cannot be decoded.
     fs.writeFileSync(fx.path('2024/phone/broken.heic'), fs.readFileSync(IPHONE).subarray(0, 20_000));
     fs.copyFileSync(IPHONE, fx.path('2024/locked/IMG_5195.HEIC'));
+    // A Live Photo: the iPhone's HEIC and its movie.
+    await writeVideo(fx.path('2024/phone/IMG_5195.MOV'), { width: 320, height: 240, seconds: 1 });
     for (let i = 0; i < 6; i++) fs.copyFileSync(IPHONE, fx.path(`2024/burst/IMG_${i}.HEIC`));
     await fx.start();
   });
@@ -49,6 +52,14 @@ describe('HEIC/HEIF photos', function () {
     const names = [...res.text.matchAll(/data-name="([^"]+)"/g)].map((m) => m[1]);
     expect(names).to.deep.equal(['broken.heic', 'IMG_5190.jpg', 'IMG_5195.HEIC', 'IMG_5200.jpg', 'lower.heic', 'sample.heif']);
     expect(res.text).to.match(/6 photos/);
+    expect(res.text).not.to.match(/\d+ videos?\b/);
+  });
+
+  it('should show a HEIC with its movie as one Live Photo', async function () {
+    const res = await request(fx.gallery.handler).get('/photos/2024/phone').expect(200);
+    expect(res.text).to.match(/media__item--live"[^>]*>\s*<a[^>]*data-name="IMG_5195.HEIC"/);
+    const zip = await unzip((await get('/api/download-album?path=2024/phone').expect(200)).body as Buffer);
+    expect([...zip.keys()]).to.include.members(['IMG_5195.HEIC', 'IMG_5195.MOV']);
   });
 
   it('should give the page the displayed size of a HEIC (for the layouts)', async function () {
