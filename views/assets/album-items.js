@@ -36,6 +36,8 @@ export class AlbumItems {
         width: d.width ? Number(d.width) : null,
         height: d.height ? Number(d.height) : null,
         duration: d.duration ? Number(d.duration) : null,
+        // A video's <source>s in order (server/public/pages/video-sources.ts).
+        sources: d.sources ? JSON.parse(d.sources) : [],
       };
     }
   }

@@ -4,6 +4,7 @@ import { LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/m
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
+import { type VideoSourceView, videoSources } from './video-sources.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;
@@ -28,6 +29,8 @@ export interface MediaView {
   readonly duration: number | null;
   /** '1:05', for the badge. */
   readonly durationText: string | null;
+  /** Videos only: the lightbox's `<source>`s, in order (server/public/pages/video-sources.ts). */
+  readonly sources?: readonly VideoSourceView[];
 }
 
 /**
@@ -85,6 +88,7 @@ export async function mediaViews(
       height: d?.height ?? null,
       duration,
       durationText: formatDuration(duration),
+      ...(m.kind === 'video' ? { sources: videoSources(mediaPath, v, d?.playback) } : {}),
     };
   });
 }
