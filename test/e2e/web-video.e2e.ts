@@ -67,7 +67,7 @@ describe('phone videos in Chromium', function () {
       await page.waitForFunction(
         () => {
           const v = document.querySelector('.pswp video') as HTMLVideoElement | null;
-          return v !== null && v.currentSrc.includes('/api/web-video') && v.readyState >= 2;
+          return Boolean(v?.currentSrc.includes('/api/web-video')) && (v?.readyState ?? 0) >= 2;
         },
         null,
         { timeout: 30_000 },
