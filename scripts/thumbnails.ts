@@ -5,7 +5,10 @@
  *
  * Fresh cache entries are skipped; a stale or missing one costs one decode of the original
  * for all three sizes, in the same worker pool the server uses, one worker per core
- * (WORKERS overrides). Progress goes to stderr, the summary to stdout.
+ * (WORKERS overrides). Then the web copies of the videos that need one (a faststart remux,
+ * or an H.264 rendition of HEVC and the like: server/media/web-video.ts), one at a time in
+ * the pool's video lane, as the server would make them on first play. Progress goes to
+ * stderr, the summary to stdout.
  *
  * Exit code: 0 when the run went through, even if some files failed (they are listed at the
  * end: one broken photo must not hide the thousands that worked); 1 when nothing could be
@@ -13,11 +16,14 @@
  * (an invalid path, or one with no album at or below it).
  */
 import { createMediaLocator } from '../server/core/access/media-location.js';
+import { filesOf } from '../server/core/albums/live-photos.js';
 import { AlbumIndex } from '../server/core/albums/album-index.js';
 import { loadConfig } from '../server/core/config.js';
 import { createLogger } from '../server/core/logger.js';
-import { thumbnailRoot } from '../server/core/media-catalogue.js';
+import { thumbnailRoot, webVideoDir } from '../server/core/media-catalogue.js';
+import { createMetadataService } from '../server/media/metadata.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
+import { createWebVideoService, type WebVideoSource } from '../server/media/web-video.js';
 import { createThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
 import { parseRelativePath } from '../server/core/paths.js';
 import { sizeThreadPool } from '../server/uv-threadpool.js';
@@ -61,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const files = albums.flatMap((album) => album.media.map((item) => ({ album, item, relPath: `${album.path}/${item.name}`, kind: item.kind })));
+  // Live Photos' movies too (filesOf): they are played, so they need their web copies.
+  const files = albums.flatMap((album) => [...filesOf(album.media)].map((item) => ({ album, item, relPath: `${album.path}/${item.name}`, kind: item.kind })));
   // The gallery's symlink rule: a link it would not follow (to an album.json, a FIFO, outside
   // the tree...) is not read here either.
   const locate = createMediaLocator(index, config.albumsDir);
@@ -72,6 +79,13 @@ async function main(argv: string[]): Promise<number> {
   // Failures are listed in the summary instead.
   const pool = createMediaPool({ workers: config.workers, maxQueue: inFlight, log: createLogger({ level: 'silent' }) });
   const cache = createThumbnailCache({ cacheDir: config.cacheDir, pool });
+  const webVideos = createWebVideoService({
+    cacheDir: config.cacheDir,
+    pool,
+    metadata: createMetadataService({ pool }),
+    log: createLogger({ level: 'silent' }),
+  });
+  const videos: WebVideoSource[] = [];
   const progress = new Progress(files.length);
   const failures: Failure[] = [];
   const skipped: string[] = [];
@@ -87,14 +101,31 @@ async function main(argv: string[]): Promise<number> {
         if (!source) skipped.push(file.relPath);
         else if ((await cache.refresh(source)) === 'generated') generated++;
         else fresh++;
+        if (source?.kind === 'video') videos.push(source);
       } catch (err) {
         failures.push({ relPath: file.relPath, message: describe(err) });
       }
       progress.tick();
     }
   };
+  const copies = { made: 0, fresh: 0, none: 0, failures: [] as Failure[] };
   try {
     await Promise.all(Array.from({ length: Math.min(inFlight, files.length) }, feed));
+    progress.done();
+    // One at a time: the video lane has one worker, and a rendition keeps it busy for a while.
+    const videoProgress = new Progress(videos.length, 'web videos ');
+    for (const video of videos.sort((a, b) => a.relPath.localeCompare(b.relPath))) {
+      try {
+        const outcome = await webVideos.prepare(video);
+        if (outcome === 'generated') copies.made++;
+        else if (outcome === 'fresh') copies.fresh++;
+        else copies.none++;
+      } catch (err) {
+        copies.failures.push({ relPath: video.relPath, message: describe(err) });
+      }
+      videoProgress.tick();
+    }
+    videoProgress.done();
   } finally {
     progress.done();
     await pool.close();
@@ -113,6 +144,13 @@ async function main(argv: string[]): Promise<number> {
     console.log('Failed:');
     for (const f of failures) console.log(`  ${f.relPath}: ${f.message}`);
   }
+  console.log(
+    `Web videos → ${webVideoDir(config.cacheDir)}: ${copies.made} made, ${copies.fresh} already fresh, ${copies.none} not needed, ${copies.failures.length} failed`,
+  );
+  if (copies.failures.length > 0) {
+    console.log('Web videos failed:');
+    for (const f of copies.failures) console.log(`  ${f.relPath}: ${f.message}`);
+  }
   return failures.length > 0 && generated + fresh === 0 ? 1 : 0;
 }
 
@@ -128,11 +166,14 @@ class Progress {
   readonly #total: number;
   readonly #start = Date.now();
   readonly #tty = process.stderr.isTTY === true;
+  readonly #label: string;
   #count = 0;
   #lastDraw = 0;
+  #finished = false;
 
-  constructor(total: number) {
+  constructor(total: number, label = '') {
     this.#total = total;
+    this.#label = label;
   }
 
   tick(): void {
@@ -145,8 +186,10 @@ class Progress {
     }
   }
 
+  /** Ends the bar's line; once, however often it is called. */
   done(): void {
-    if (this.#tty && this.#total > 0) process.stderr.write('\n');
+    if (this.#tty && this.#total > 0 && !this.#finished) process.stderr.write('\n');
+    this.#finished = true;
   }
 
   elapsedSeconds(): number {
@@ -157,7 +200,7 @@ class Progress {
     const elapsed = this.elapsedSeconds();
     const rate = elapsed > 0 ? this.#count / elapsed : 0;
     const eta = rate > 0 ? (this.#total - this.#count) / rate : 0;
-    const stats = `${this.#count}/${this.#total}  ${rate.toFixed(1)}/s  ETA ${formatDuration(eta)}`;
+    const stats = `${this.#label}${this.#count}/${this.#total}  ${rate.toFixed(1)}/s  ETA ${formatDuration(eta)}`;
     if (!this.#tty) {
       process.stderr.write(`${stats}\n`);
       return;

@@ -11,11 +11,13 @@ import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
 import { createFullSizeCache } from './media/full-size.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
+import { createWebVideoService } from './media/web-video.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
+import { createWebVideoRouter } from './public/routes/web-video.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -51,6 +53,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
+  const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const stats = new MediaStats(locateMedia);
   const dimensions = new DimensionsCache({ locate: locateMedia, cacheDir: config.cacheDir, reader: pool, log });
   const app = createApp({
@@ -64,6 +67,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     apiRouters: [
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }),
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
+      createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
+      createWebVideoRouter({ webVideos, resolveMedia }),
       createDownloadRouter({ resolveAlbum, log }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],

@@ -18,6 +18,7 @@ import { withSourceTag } from '../server/core/media/source-tag.js';
 import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.js';
 import { decodeHeif, isHevcHeif } from './heif-decode.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
+import { playbackFactsOf, webVideo } from './web-video.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -157,7 +158,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dime
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions } satisfies MediaTaskHandlers;
+export { webVideo };
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------
@@ -208,7 +210,8 @@ async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
   const { width, height } = displayedSize(stream);
   const duration = finite(Number(data.format.duration)) ?? finite(Number(stream.duration)) ?? 0;
   const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
-  return { duration, width, height, codec: stream.codec_name ?? 'unknown', fps: Math.round(fps * 1000) / 1000 };
+  const codec = stream.codec_name ?? 'unknown';
+  return { duration, width, height, codec, fps: Math.round(fps * 1000) / 1000, ...(await playbackFactsOf(src, data, stream)) };
 }
 
 /**

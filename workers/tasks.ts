@@ -25,6 +25,8 @@ export interface MediaTasks {
   videoInfo: { input: PathTask; result: VideoInfo };
   /** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
   dimensions: { input: DimensionsTask; result: Dimensions };
+  /** A copy of a video every browser plays: a faststart remux or an H.264 rendition (workers/web-video.ts). */
+  webVideo: { input: WebVideoTask; result: WebVideoResult };
 }
 
 export type MediaTaskName = keyof MediaTasks;
@@ -105,6 +107,29 @@ export interface VideoInfo {
   /** ffprobe's codec_name ('h264'). */
   codec: string;
   fps: number;
+  /** The container's fourcc of the video ('hvc1', 'hev1', 'avc1'); null where the container has none. */
+  codecTag: string | null;
+  /** 'yuv420p', 'yuv420p10le'; null when unknown. */
+  pixelFormat: string | null;
+  /** The first audio stream's codec_name ('aac', 'pcm_s16le'); null without sound. */
+  audioCodec: string | null;
+  /** ffprobe's format_name ('mov,mp4,m4a,3gp,3g2,mj2'). */
+  container: string;
+  /** MP4/MOV: whether the index (moov) comes after the media data (server/core/media/mp4-atoms.ts); null for other containers or when not found. */
+  indexAtEnd: boolean | null;
+}
+
+export interface WebVideoTask {
+  src: string;
+  /** Absolute path of the MP4 to write (to a temp name, then renamed). */
+  dest: string;
+  /** 'faststart': remux with the index first; 'transcode': H.264/AAC rendition (server/core/media/playback-plan.ts). */
+  plan: 'faststart' | 'transcode';
+}
+
+export interface WebVideoResult {
+  /** Bytes of the file written. */
+  bytes: number;
 }
 
 export interface Dimensions {

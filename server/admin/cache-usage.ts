@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, thumbnailDir } from '../core/media-catalogue.js';
+import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, thumbnailDir, webVideoDir } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 
 export interface Usage {
@@ -9,8 +9,11 @@ export interface Usage {
   readonly bytes: number;
 }
 
+/** `files` and `bytes` count the thumbnails (every size); the web copies of videos are counted apart. */
 export interface CacheStats extends Usage {
   readonly sizes: Readonly<Record<ThumbnailSize, Usage>>;
+  /** The web copies of videos (CACHE_DIR/web-video: remuxes and H.264 renditions), their freshness records not counted as files. */
+  readonly webVideo: Usage;
 }
 
 async function readDir(dir: string): Promise<Dirent[]> {
@@ -23,14 +26,14 @@ async function readDir(dir: string): Promise<Dirent[]> {
 }
 
 /** Files and bytes under `dir`: only its own files, or the whole subtree. Symlinks are neither followed nor counted. */
-async function usageOf(dir: string, recursive: boolean): Promise<Usage> {
+async function usageOf(dir: string, recursive: boolean, counts: (name: string) => boolean = () => true): Promise<Usage> {
   let files = 0;
   let bytes = 0;
   const entries = await readDir(dir);
   await Promise.all(
     entries.map(async (e) => {
       const p = path.join(dir, e.name);
-      if (e.isFile()) {
+      if (e.isFile() && counts(e.name)) {
         try {
           // Read the size first: `bytes += await …` would add to a stale `bytes` when run in parallel.
           const { size } = await fs.lstat(p);
@@ -40,7 +43,7 @@ async function usageOf(dir: string, recursive: boolean): Promise<Usage> {
           if (!isMissing(err)) throw err; // removed meanwhile (the public server replaces files)
         }
       } else if (recursive && e.isDirectory()) {
-        const sub = await usageOf(p, true);
+        const sub = await usageOf(p, true, counts);
         files += sub.files;
         bytes += sub.bytes;
       }
@@ -49,36 +52,44 @@ async function usageOf(dir: string, recursive: boolean): Promise<Usage> {
   return { files, bytes };
 }
 
-async function statsOver(dirOf: (size: ThumbnailSize) => string, recursive: boolean): Promise<CacheStats> {
-  const usages = await Promise.all(THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive)));
+/** A web copy itself: not its dot-named freshness record, nor a temp file being written (server/media/web-video.ts). */
+const isWebCopy = (name: string): boolean => !name.startsWith('.') && name.endsWith('.mp4');
+
+async function statsOver(dirOf: (size: ThumbnailSize) => string, webDir: string, recursive: boolean): Promise<CacheStats> {
+  const [webVideo, ...usages] = await Promise.all([usageOf(webDir, recursive, isWebCopy), ...THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive))]);
   const sizes = Object.fromEntries(THUMBNAIL_SIZE_NAMES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
   return {
     files: usages.reduce((n, u) => n + u.files, 0),
     bytes: usages.reduce((n, u) => n + u.bytes, 0),
     sizes,
+    webVideo: webVideo!,
   };
 }
 
 /** The whole thumbnail cache. */
 export function cacheStats(cacheDir: string): Promise<CacheStats> {
-  return statsOver((s) => thumbnailDir(cacheDir, s), true);
+  return statsOver((s) => thumbnailDir(cacheDir, s), webVideoDir(cacheDir), true);
 }
 
 /** One album's own thumbnails (not those of its child albums, which sit in sub-directories). */
 export function albumCacheStats(cacheDir: string, albumPath: string): Promise<CacheStats> {
-  return statsOver((s) => thumbnailDir(cacheDir, s, albumPath), false);
+  return statsOver((s) => thumbnailDir(cacheDir, s, albumPath), webVideoDir(cacheDir, albumPath), false);
 }
 
-/** Removes every thumbnail; returns what was there. The public server regenerates on demand. */
+/** Removes every thumbnail and web copy of a video; returns what was there. The public server makes them again on demand. */
 export async function clearCache(cacheDir: string): Promise<CacheStats> {
   const before = await cacheStats(cacheDir);
-  await Promise.all(THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s), { recursive: true, force: true })));
+  await Promise.all([
+    ...THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s), { recursive: true, force: true })),
+    fs.rm(webVideoDir(cacheDir), { recursive: true, force: true }),
+  ]);
   return before;
 }
 
 /**
  * Removes what the public server cached about an album and every album below it (the
- * thumbnails of every size and the page sizes under CACHE_DIR/dimensions), for an album that
+ * thumbnails of every size, the web copies of its videos and the page sizes under
+ * CACHE_DIR/dimensions), for an album that
  * is no longer at `albumPath`: nothing made from its photos may outlive it there.
  */
 export async function removeAlbumTreeCache(cacheDir: string, albumPath: string): Promise<void> {
@@ -87,14 +98,14 @@ export async function removeAlbumTreeCache(cacheDir: string, albumPath: string):
   await Promise.all([
     ...THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s, albumPath), { recursive: true, force: true })),
     fs.rm(dimensionsDir(cacheDir, albumPath), { recursive: true, force: true }),
+    fs.rm(webVideoDir(cacheDir, albumPath), { recursive: true, force: true }),
   ]);
 }
 
-/** Removes one album's own thumbnails; returns what was there. */
+/** Removes one album's own thumbnails and web copies of videos (with their records); returns what was there. */
 export async function clearAlbumCache(cacheDir: string, albumPath: string): Promise<CacheStats> {
   const before = await albumCacheStats(cacheDir, albumPath);
-  for (const size of THUMBNAIL_SIZE_NAMES) {
-    const dir = thumbnailDir(cacheDir, size, albumPath);
+  for (const dir of [...THUMBNAIL_SIZE_NAMES.map((size) => thumbnailDir(cacheDir, size, albumPath)), webVideoDir(cacheDir, albumPath)]) {
     const files = (await readDir(dir)).filter((e) => e.isFile());
     await Promise.all(files.map((e) => fs.rm(path.join(dir, e.name), { force: true })));
   }

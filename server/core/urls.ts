@@ -40,3 +40,10 @@ export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undef
   THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
 
 export const downloadUrl = (albumPath: string): string => `/api/download-album?path=${encodeURIComponent(albumPath)}`;
+
+/**
+ * The web copy of a video (docs/api.md#get-apiweb-videopath), versioned like thumbnails: the
+ * copy changes with the original, and the answer is cached for a year.
+ */
+export const webVideoUrl = (mediaPath: string, version: MediaVersion | undefined): string =>
+  `/api/web-video?path=${encodeURIComponent(mediaPath)}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;

@@ -90,6 +90,7 @@ const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) =>
   exif: () => 'exif',
   videoInfo: () => 'videoInfo',
   dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
+  webVideo: (task) => (task.plan === 'faststart' ? 'videoRemux' : 'videoTranscode'),
 };
 
 /** Which lane a task runs in: by the work, as for deadlines. */
@@ -101,6 +102,7 @@ const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Poo
   exif: () => 'main',
   videoInfo: () => 'main',
   dimensions: () => 'main',
+  webVideo: () => 'video',
 };
 
 /** Lanes other than main: one worker each; the heif lane's threads end after this long idle. */
@@ -218,6 +220,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     exif: (task) => run('exif', task),
     videoInfo: (task) => run('videoInfo', task),
     dimensions: (task) => run('dimensions', task),
+    webVideo: (task) => run('webVideo', task),
     get tasksRun() {
       return submitted - refused;
     },

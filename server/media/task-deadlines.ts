@@ -10,14 +10,15 @@
  */
 
 /** A task's deadline depends on the work, not only on the task's name. */
-export type DeadlineKind = 'exif' | 'imageDimensions' | 'videoDimensions' | 'videoInfo' | 'imageThumbnail' | 'videoThumbnail';
+export type DeadlineKind = 'exif' | 'imageDimensions' | 'videoDimensions' | 'videoInfo' | 'imageThumbnail' | 'videoThumbnail' | 'videoRemux' | 'videoTranscode';
 
 export type TaskDeadlines = Readonly<Record<DeadlineKind, number>>;
 
 /**
  * Milliseconds of run time. Header reads take milliseconds; the slack is for a slow disk or a
  * small board. A thumbnail of a 100-megapixel panorama takes seconds on a slow core, and a
- * video poster runs ffprobe, then ffmpeg (perhaps twice), then the resize.
+ * video poster runs ffprobe, then ffmpeg (perhaps twice), then the resize. The web copies of
+ * videos run in the pool's video lane, one at a time, for minutes to hours.
  */
 export const DEFAULT_TASK_DEADLINES: TaskDeadlines = Object.freeze({
   exif: 5_000,
@@ -26,4 +27,11 @@ export const DEFAULT_TASK_DEADLINES: TaskDeadlines = Object.freeze({
   videoInfo: 15_000,
   imageThumbnail: 60_000,
   videoThumbnail: 90_000,
+  // A remux copies the streams (and at most re-encodes the sound): the time of reading and
+  // writing the file once, minutes even for gigabytes.
+  videoRemux: 10 * 60_000,
+  // A rendition re-encodes every frame on a couple of low-priority threads: about real time
+  // for 1080p on a small machine, so a long 4K clip takes a while. Generous on purpose: past
+  // it the work is lost, and the next request would only start it again.
+  videoTranscode: 3 * 60 * 60_000,
 });

@@ -29,6 +29,7 @@ describe('admin /api/cache', () => {
       files: 5,
       bytes: 6160,
       sizes: { small: { files: 3, bytes: 160 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
+      webVideo: { files: 0, bytes: 0 },
     });
   });
 
@@ -39,6 +40,7 @@ describe('admin /api/cache', () => {
       files: 0,
       bytes: 0,
       sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
+      webVideo: { files: 0, bytes: 0 },
     });
   });
 
@@ -56,6 +58,7 @@ describe('admin /api/cache', () => {
       files: 3,
       bytes: 1150,
       sizes: { small: { files: 2, bytes: 150 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
+      webVideo: { files: 0, bytes: 0 },
     });
   });
 
@@ -73,5 +76,40 @@ describe('admin /api/cache', () => {
       await request(fx.app).delete(url).expect(400);
     }
     expect((await request(fx.app).get('/api/cache/stats').expect(200)).body.files).to.equal(5);
+  });
+
+  describe('web copies of videos (CACHE_DIR/web-video)', () => {
+    /** A copy of `bytes` bytes and its freshness record, as server/media/web-video.ts writes them. */
+    const putCopy = (rel: string, bytes: number) => {
+      const file = `${path.join(fx.cacheDir, 'web-video', ...rel.split('/'))}.mp4`;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, Buffer.alloc(bytes, 1));
+      fs.writeFileSync(path.join(path.dirname(file), `.${path.basename(file)}.json`), '{"version":1}');
+    };
+    beforeEach(() => {
+      putCopy('2024/trip/IMG_1.MOV', 300);
+      putCopy('2024/trip/child/clip.mov', 40);
+    });
+
+    it('should count them apart from the thumbnails, records left out', async () => {
+      const res = await request(fx.app).get('/api/cache/stats').expect(200);
+      expect(res.body).to.deep.include({ files: 5, bytes: 6160, webVideo: { files: 2, bytes: 340 } });
+      const album = await request(fx.app).get('/api/cache/album/2024/trip').expect(200);
+      expect(album.body.webVideo).to.deep.equal({ files: 1, bytes: 300 });
+    });
+
+    it('should clear them with the whole cache', async () => {
+      const res = await request(fx.app).delete('/api/cache/stats').expect(200);
+      expect(res.body.removed.webVideo).to.deep.equal({ files: 2, bytes: 340 });
+      expect(res.body.webVideo).to.deep.equal({ files: 0, bytes: 0 });
+      expect(fs.existsSync(path.join(fx.cacheDir, 'web-video'))).to.equal(false);
+    });
+
+    it("should clear one album's own copies with its thumbnails, and leave its children's", async () => {
+      const res = await request(fx.app).delete('/api/cache/album/2024/trip').expect(200);
+      expect(res.body.removed.webVideo).to.deep.equal({ files: 1, bytes: 300 });
+      expect(fs.readdirSync(path.join(fx.cacheDir, 'web-video/2024/trip'))).to.deep.equal(['child']);
+      expect(fs.existsSync(path.join(fx.cacheDir, 'web-video/2024/trip/child/clip.mov.mp4'))).to.equal(true);
+    });
   });
 });

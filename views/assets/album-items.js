@@ -40,6 +40,8 @@ export class AlbumItems {
         duration: d.duration ? Number(d.duration) : null,
         // A Live Photo's movie: { path, sources: [{ src, type? }] } (server/public/pages/media-items.ts).
         motion: d.motion ? JSON.parse(d.motion) : null,
+        // A video's <source>s in order (server/public/pages/video-sources.ts).
+        sources: d.sources ? JSON.parse(d.sources) : [],
       };
     }
   }

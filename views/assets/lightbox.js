@@ -91,35 +91,32 @@ export async function createLightbox({ list, items, assets }) {
       element: /** @type {HTMLElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined,
       thumbCropped: cropped,
     };
-    if (item.kind === 'video') return { ...base, type: 'video', src: item.original, poster: item.large };
+    if (item.kind === 'video') {
+      const sources = item.sources?.length ? item.sources : [{ src: item.original }];
+      return { ...base, type: 'video', src: item.original, sources, poster: item.large };
+    }
     if (fullResolution.has(index)) return { ...base, src: item.full };
     return { ...base, src: item.large, srcset: displaySrcset(item) };
   }
 
   // --- Videos: a custom content type, a <video controls playsinline> with the large
-  // thumbnail as poster. PhotoSwipe sizes and places the element like an image.
+  // thumbnail as poster and the video's <source>s in the page's order (the original, the copy
+  // made for browsers that cannot play it: server/public/pages/video-sources.ts). PhotoSwipe
+  // sizes and places the frame around it like an image.
   lightbox.on('contentLoad', (event) => {
     const { content } = event;
     if (content.type !== 'video') return;
     event.preventDefault();
     if (content.element) return;
-    const video = document.createElement('video');
-    video.className = 'pswp__video';
-    video.controls = true;
-    video.playsInline = true;
-    video.preload = 'metadata';
-    video.poster = content.data.poster;
-    video.src = content.data.src;
-    video.setAttribute('aria-label', content.data.alt);
     // A custom content type may use any element (PhotoSwipe's types name only its own two).
-    content.element = /** @type {HTMLDivElement} */ (/** @type {HTMLElement} */ (video));
+    const data = /** @type {VideoSlide} */ (/** @type {unknown} */ (content.data));
+    content.element = /** @type {HTMLDivElement} */ (createVideoFrame(data));
     content.state = 'loaded';
     content.onLoaded();
   });
+  lightbox.on('contentDestroy', ({ content }) => stopWatching(content.element));
   lightbox.addFilter('isContentZoomable', (zoomable, content) => (content.type === 'video' ? false : zoomable));
-  lightbox.on('contentDeactivate', ({ content }) => {
-    if (content.element instanceof HTMLVideoElement) content.element.pause();
-  });
+  lightbox.on('contentDeactivate', ({ content }) => videoIn(content.element)?.pause());
   lightbox.on('pointerDown', (event) => {
     // Leave the bottom of a video (its controls: seek bar, volume) to the video itself.
     const target = event.originalEvent.target;
@@ -223,8 +220,7 @@ export async function createLightbox({ list, items, assets }) {
   lightbox.on('openingAnimationEnd', () => pswp()?.element?.classList.add('pswp--opened'));
   lightbox.on('close', () => {
     overlays.closeAll();
-    const content = pswp()?.currSlide?.content;
-    if (content?.element instanceof HTMLVideoElement) content.element.pause();
+    videoIn(pswp()?.currSlide?.content?.element)?.pause();
     setHash(undefined);
   });
 
@@ -251,6 +247,104 @@ export async function createLightbox({ list, items, assets }) {
       else setHash(undefined);
     },
   };
+}
+
+/** @typedef {{ sources: { src: string, type?: string }[], poster: string, alt: string }} VideoSlide */
+
+/** How often a viewer waiting for a video's web copy asks whether it is made. */
+const PREPARING_POLL_MS = 4000;
+/** Timers of frames waiting for their copy, so a slide that goes away stops asking. */
+const watchers = new WeakMap();
+
+/**
+ * The frame of a video slide: the <video> with its sources, and a notice over the poster for
+ * when no source plays yet (the web copy is being made: /api/web-video answers 503 until it
+ * is), never a dead player. The notice offers a retry and asks by itself every few seconds.
+ * @param {VideoSlide} data
+ */
+function createVideoFrame(data) {
+  const frame = document.createElement('div');
+  frame.className = 'pswp__video-frame';
+  const video = document.createElement('video');
+  video.className = 'pswp__video';
+  video.controls = true;
+  video.playsInline = true;
+  video.preload = 'metadata';
+  video.poster = data.poster;
+  video.setAttribute('aria-label', data.alt);
+  const notice = document.createElement('div');
+  notice.className = 'pswp__video-notice';
+  notice.hidden = true;
+  notice.style.backgroundImage = `url("${data.poster.replace(/["\\]/g, '')}")`;
+  const message = document.createElement('p');
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'button pswp__video-retry';
+  retry.textContent = 'Retry';
+  notice.append(message, retry);
+  frame.append(video, notice);
+
+  const copy = data.sources.find((s) => s.src.startsWith('/api/web-video'));
+  const load = () => {
+    stopWatching(frame);
+    notice.hidden = true;
+    video.hidden = false;
+    video.replaceChildren(
+      ...data.sources.map(({ src, type }) => {
+        const source = document.createElement('source');
+        source.src = src;
+        if (type) source.type = type;
+        return source;
+      }),
+    );
+    // Source errors do not bubble; the last one failing means none of them played.
+    video.lastElementChild?.addEventListener('error', () => void explain(), { once: true });
+    video.load();
+  };
+  /** Says why nothing plays, and keeps asking while the copy is being made. */
+  const explain = async () => {
+    const state = copy ? await copyState(copy.src) : 'failed';
+    if (!frame.isConnected && state !== 'preparing') return;
+    message.textContent =
+      state === 'ready'
+        ? 'The video is ready.'
+        : state === 'preparing'
+          ? 'This video is being prepared for your browser'
+          : 'This video cannot be played in this browser.';
+    notice.hidden = false;
+    video.hidden = true;
+    if (state === 'ready') load();
+    else if (state === 'preparing')
+      watchers.set(
+        frame,
+        setTimeout(() => void explain(), PREPARING_POLL_MS),
+      );
+  };
+  retry.addEventListener('click', load);
+  load();
+  return frame;
+}
+
+/** 'preparing' while /api/web-video answers 503, 'ready' once it answers 200, 'failed' otherwise. */
+async function copyState(url) {
+  try {
+    const res = await fetch(url, { method: 'HEAD', credentials: 'same-origin' });
+    return res.ok ? 'ready' : res.status === 503 ? 'preparing' : 'failed';
+  } catch {
+    // Offline for a moment: ask again later.
+    return 'preparing';
+  }
+}
+
+function stopWatching(frame) {
+  if (!frame) return;
+  clearTimeout(watchers.get(frame));
+  watchers.delete(frame);
+}
+
+/** The <video> of a slide's element, if it is a video slide. */
+function videoIn(element) {
+  return element instanceof HTMLElement ? element.querySelector('video') : null;
 }
 
 /** The thumbnail sizes for the lightbox, with widths no larger than the photo's own. */

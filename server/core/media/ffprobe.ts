@@ -11,6 +11,9 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 export interface ProbeStream {
   readonly codec_type?: string;
   readonly codec_name?: string;
+  /** The container's fourcc ('hvc1', 'hev1', 'avc1'); '[0][0][0][0]' where the container has none. */
+  readonly codec_tag_string?: string;
+  readonly pix_fmt?: string;
   readonly width?: number;
   readonly height?: number;
   /** Seconds, as a decimal string. */

@@ -6,12 +6,21 @@ import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
 import type { Logger } from '../../core/logger.js';
+import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
   readonly width: number;
   readonly height: number;
   readonly duration?: number | undefined;
+  /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
+  readonly playback?: VideoPlayback | undefined;
+}
+
+/** A video's playback plan and the `type` of its original's `<source>`. */
+export interface VideoPlayback {
+  readonly plan: PlaybackPlan;
+  readonly type?: string | undefined;
 }
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
@@ -20,7 +29,7 @@ export type DimensionsProvider = (node: TreeNode, items: readonly MediaItem[]) =
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
   dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number }>;
-  videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number }>;
+  videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null }>>;
 }
 
 /** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
@@ -45,6 +54,7 @@ interface Stored {
   readonly width: number;
   readonly height: number;
   readonly duration?: number;
+  readonly playback?: VideoPlayback;
 }
 
 interface AlbumRecord {
@@ -53,13 +63,16 @@ interface AlbumRecord {
   saving: Promise<void>;
 }
 
-const FILE_VERSION = 1;
+/** 2: videos carry their playback plan. */
+const FILE_VERSION = 2;
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
  * then remembered: in memory per MediaItem (a rescan makes new items, so a replaced file
  * is looked at again), and on disk per album under `CACHE_DIR/dimensions/{album}/`, keyed
- * by file name, mtime and size, so a restart does not read every header again.
+ * by file name, mtime and size, so a restart does not read every header again. A video's
+ * probe also gives its playback plan (which sources the page offers), kept the same way, so
+ * an album page never probes a video itself.
  */
 export class DimensionsCache {
   readonly #opts: Required<DimensionsCacheOptions>;
@@ -146,11 +159,11 @@ export class DimensionsCache {
     try {
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
-      const read: { width: number; height: number; duration?: number } =
-        kind === 'video' ? await reader.videoInfo({ src }) : await reader.dimensions({ src, kind });
+      const read: { width: number; height: number; duration?: number; playback?: VideoPlayback } =
+        kind === 'video' ? videoRead(await reader.videoInfo({ src })) : await reader.dimensions({ src, kind });
       if (!(read.width > 0 && read.height > 0)) return null;
-      const { duration } = read;
-      const stored: Stored = { mtimeMs: stat.mtimeMs, size: stat.size, width: read.width, height: read.height };
+      const { duration, playback } = read;
+      const stored: Stored = { mtimeMs: stat.mtimeMs, size: stat.size, width: read.width, height: read.height, ...(playback ? { playback } : {}) };
       return duration !== undefined && Number.isFinite(duration) && duration > 0 ? { ...stored, duration } : stored;
     } catch (err) {
       // A busy pool is a "not now": the next page view asks again. Anything else (a corrupt
@@ -215,7 +228,25 @@ export class DimensionsCache {
 }
 
 function toDimensions(s: Stored): MediaDimensions {
-  return { width: s.width, height: s.height, duration: s.duration };
+  const dims = { width: s.width, height: s.height, duration: s.duration };
+  return s.playback ? { ...dims, playback: s.playback } : dims;
+}
+
+/** A video's size and length, and its plan when the probe told what it depends on. */
+function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): { width: number; height: number; duration: number; playback?: VideoPlayback } {
+  const { width, height, duration, container, codec, pixelFormat, audioCodec, indexAtEnd, codecTag } = info;
+  if (container === undefined || codec === undefined) return { width, height, duration };
+  const facts: PlaybackFacts = { container, codec, pixelFormat: pixelFormat ?? null, audioCodec: audioCodec ?? null, indexAtEnd: indexAtEnd ?? null };
+  const type = sourceTypeOf({ container, codec, codecTag: codecTag ?? null });
+  return { width, height, duration, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
+}
+
+const PLANS: readonly unknown[] = ['direct', 'faststart', 'transcode'] satisfies PlaybackPlan[];
+
+function isPlayback(v: unknown): v is VideoPlayback {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Record<string, unknown>;
+  return PLANS.includes(p.plan) && (p.type === undefined || typeof p.type === 'string');
 }
 
 function entriesOf(parsed: unknown): Record<string, unknown> {
@@ -229,7 +260,12 @@ function isStored(v: unknown): v is Stored {
   const s = v as Record<string, unknown>;
   const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
   return (
-    typeof s.mtimeMs === 'number' && typeof s.size === 'number' && positive(s.width) && positive(s.height) && (s.duration === undefined || positive(s.duration))
+    typeof s.mtimeMs === 'number' &&
+    typeof s.size === 'number' &&
+    positive(s.width) &&
+    positive(s.height) &&
+    (s.duration === undefined || positive(s.duration)) &&
+    (s.playback === undefined || isPlayback(s.playback))
   );
 }
 

@@ -4,6 +4,7 @@ import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } f
 import type { DimensionsProvider } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
+import { type VideoSourceView, videoSources } from './video-sources.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;
@@ -30,6 +31,8 @@ export interface MediaView {
   readonly duration: number | null;
   /** '1:05', for the badge. */
   readonly durationText: string | null;
+  /** Videos only: the lightbox's `<source>`s, in order (server/public/pages/video-sources.ts). */
+  readonly sources?: readonly VideoSourceView[];
   /** A Live Photo's motion (docs/api.md#live-photos); null for any other photo or video. */
   readonly motion: MotionView | null;
 }
@@ -39,23 +42,19 @@ export interface MotionView {
   /** Media path of the motion file ('2024/trip/IMG_1.MOV'), for `/api/video-info?path=`. */
   readonly path: string;
   /** `<source>`s in the order a browser should try them. */
-  readonly sources: readonly VideoSource[];
-}
-
-export interface VideoSource {
-  readonly src: string;
-  /** Omitted where a browser would wrongly skip the source over it (see motionSources). */
-  readonly type?: string;
+  readonly sources: readonly VideoSourceView[];
 }
 
 /**
- * Where a browser can fetch a Live Photo's motion: for now the original `.mov` only. It goes
- * without a `type`: browsers answer `canPlayType('video/quicktime')` with "" although they
- * play the H.264 inside an iPhone's QuickTime file, so a typed source would be skipped.
- * Web renditions of HEVC movies (when they exist) belong in this list, before or after it.
+ * Where a browser can fetch a Live Photo's motion: the original `.mov`, then its web copy
+ * (server/public/pages/video-sources.ts, as for a video whose plan is not known yet: the movie
+ * is not listed, so the dimensions cache never probes it). The original goes without a `type`:
+ * browsers answer `canPlayType('video/quicktime')` with "" although they play the H.264 inside
+ * an iPhone's QuickTime file. An HEVC movie fails to decode outside Safari and the browser
+ * moves on to the H.264 copy (503 while it is made, which starts it).
  */
-export function motionSources(motionPath: string): VideoSource[] {
-  return [{ src: originalUrl(motionPath) }];
+export function motionSources(motionPath: string): VideoSourceView[] {
+  return videoSources(motionPath, undefined, undefined);
 }
 
 /** A listed item and, for a Live Photo the visitor may play, its motion file (a ReadableFile fits). */
@@ -123,6 +122,7 @@ export async function mediaViews(
       duration,
       durationText: formatDuration(duration),
       motion: motion ? motionView(`${album.path}/${motion.item.name}`) : null,
+      ...(m.kind === 'video' ? { sources: videoSources(mediaPath, v, d?.playback) } : {}),
     };
   });
 }

@@ -8,14 +8,19 @@ import type { MetadataService } from '../../media/metadata.js';
 import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../../core/media-catalogue.js';
 import { closeQuietly, type OpenThumbnail, type ThumbnailCache } from '../../media/thumbnails.js';
 import type { EarlyAnswer } from '../front-door.js';
-import type { MediaResolver, VisitorMediaResolver } from '../resolvers.js';
+import type { MediaResolver, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
 import type { Logger } from '../../core/logger.js';
+import type { VideoInfo } from '../../media/metadata.js';
+import type { WebVideoService } from '../../media/web-video.js';
+import { webVideoUrl } from '../../core/urls.js';
 
 export interface MediaApiOptions {
   readonly thumbnails: ThumbnailCache;
   readonly metadata: MetadataService;
   /** Validates `path`, finds the file and enforces access (400/401/404). */
   readonly resolveMedia: MediaResolver;
+  /** The web copies of videos, for the `webVideo` field of /api/video-info; absent, the field is left out. */
+  readonly webVideos?: Pick<WebVideoService, 'request'>;
   readonly log: Logger;
 }
 
@@ -34,7 +39,7 @@ function cacheControl(isProtected: boolean, maxAge: number): string {
  * GET /api/thumbnail?path=&size=, GET /api/exif?path=, GET /api/video-info?path=
  * (docs/api.md#public-server). Mount with `app.use(router)`: the paths are absolute.
  */
-export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }: MediaApiOptions): Router {
+export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }: MediaApiOptions): Router {
   const router = Router();
 
   router.get('/api/thumbnail', async function thumbnail(req, res) {
@@ -49,25 +54,36 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }
   });
 
   /** A JSON record about one media file of the right kind, cached briefly (`private` when protected). */
-  const metadataRoute = (kind: 'image' | 'video', read: (absPath: string) => Promise<unknown>): RequestHandler =>
+  const metadataRoute = (kind: 'image' | 'video', read: (media: ResolvedMedia) => Promise<unknown>): RequestHandler =>
     async function metadataRecord(req, res) {
       const media = await resolveMedia(req, req.query.path);
       if (media.kind !== kind) throw badRequest(`Invalid parameter: path must name ${kind === 'image' ? 'an image' : 'a video'}`);
-      const record = await read(media.absPath);
+      const record = await read(media);
       res.set('Cache-Control', cacheControl(media.protected, METADATA_MAX_AGE));
       res.json(record);
     };
 
   router.get(
     '/api/exif',
-    metadataRoute('image', (p) => metadata.exif(p)),
+    metadataRoute('image', (m) => metadata.exif(m.absPath)),
   );
   router.get(
     '/api/video-info',
-    metadataRoute('video', (p) => metadata.videoInfo(p)),
+    metadataRoute('video', async (m) => {
+      const info = publicVideoInfo(await metadata.videoInfo(m.absPath));
+      if (!webVideos) return info;
+      // Asking is what starts a copy: whoever looks at a video's details is about to play it.
+      const [{ kind, state }, version] = await Promise.all([webVideos.request(m), fs.promises.stat(m.absPath)]);
+      return { ...info, webVideo: { kind, state, url: kind === null ? null : webVideoUrl(m.relPath, version) } };
+    }),
   );
 
   return router;
+}
+
+/** The fields of docs/api.md#get-apivideo-infopath: the probe's other facts are the server's business. */
+function publicVideoInfo({ duration, width, height, codec, fps }: VideoInfo) {
+  return { duration, width, height, codec, fps };
 }
 
 /**

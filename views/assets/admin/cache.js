@@ -1,4 +1,5 @@
-// The Thumbnail cache tab: files and bytes per size preset, and a button to clear them all.
+// The Thumbnail cache tab: files and bytes per size preset, the web copies of videos, and a
+// button to clear them all.
 import { api } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
 
@@ -14,6 +15,14 @@ function table(stats) {
         h('tr', {}, h('td', { text: size }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: formatBytes(u.bytes) })),
       ),
       h('tr', {}, h('th', { text: 'All' }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: formatBytes(stats.bytes) })),
+      // Remuxes and H.264 renditions of videos browsers cannot all play as they are.
+      h(
+        'tr',
+        {},
+        h('td', { text: 'web videos' }),
+        h('td', { class: 'num', text: stats.webVideo.files }),
+        h('td', { class: 'num', text: formatBytes(stats.webVideo.bytes) }),
+      ),
     ),
   );
 }
@@ -28,10 +37,13 @@ export async function renderCacheStats() {
     return;
   }
   const clear = async () => {
-    if (!window.confirm('Remove every cached thumbnail?')) return;
+    if (!window.confirm('Remove every cached thumbnail and web video?')) return;
     try {
       const answer = await api('DELETE', '/api/cache/stats');
-      notify(`Removed ${answer.removed.files} thumbnails (${formatBytes(answer.removed.bytes)})`);
+      const { removed } = answer;
+      notify(
+        `Removed ${removed.files} thumbnails (${formatBytes(removed.bytes)}) and ${removed.webVideo.files} web videos (${formatBytes(removed.webVideo.bytes)})`,
+      );
     } catch (err) {
       notify(err.message, { error: true });
     }
@@ -44,7 +56,7 @@ export async function renderCacheStats() {
       'div',
       { class: 'row spaced' },
       h('button', { type: 'button', on: { click: renderCacheStats } }, 'Refresh'),
-      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails'),
+      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails and web videos'),
     ),
     h('p', { class: 'hint', text: 'One album’s thumbnails can be cleared from its page in the Albums tab.' }),
   );
