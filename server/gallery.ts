@@ -65,7 +65,6 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     readableMedia,
     locateMedia,
     apiRouters: [
-      createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }),
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
       createWebVideoRouter({ webVideos, resolveMedia }),

@@ -169,3 +169,21 @@ export function isTaskStarted(message: unknown): message is TaskStarted {
 export function workerBudgetMs(deadlineMs: number): number {
   return Math.max(1, deadlineMs - Math.max(200, deadlineMs * 0.1));
 }
+
+/**
+ * The messages a worker posts around a long-running child process (ffmpeg making a web copy):
+ * the pool kills those still running when it closes, so a shutdown does not wait for a
+ * rendition of minutes (a thread's children are the process's, and outlive the thread).
+ */
+export interface ChildProcessNotice {
+  readonly mediaChild: number;
+  readonly running: boolean;
+}
+
+export function childProcessNotice(pid: number, running: boolean): ChildProcessNotice {
+  return { mediaChild: pid, running };
+}
+
+export function isChildProcessNotice(message: unknown): message is ChildProcessNotice {
+  return typeof message === 'object' && message !== null && typeof (message as Partial<ChildProcessNotice>).mediaChild === 'number';
+}

@@ -16,7 +16,7 @@ import { tempNameFor } from '../server/core/fs-atomic.js';
 import { ffprobe, type ProbeData, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
 import { indexPositionOf } from '../server/core/media/mp4-atoms.js';
 import { isQuickTimeFamily, renditionSize } from '../server/core/media/playback-plan.js';
-import { type TaskClock, taskStarted, type VideoInfo, type WebVideoResult, type WebVideoTask, workerBudgetMs } from './tasks.js';
+import { childProcessNotice, type TaskClock, taskStarted, type VideoInfo, type WebVideoResult, type WebVideoTask, workerBudgetMs } from './tasks.js';
 
 /** The facts of VideoInfo that the playback plan reads, from a probe already made. */
 export type PlaybackFields = Pick<VideoInfo, 'codecTag' | 'pixelFormat' | 'audioCodec' | 'container' | 'indexAtEnd'>;
@@ -120,9 +120,12 @@ function runFfmpeg(args: readonly string[], src: string, timeoutMs: number): Pro
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
     });
-    if (child.pid !== undefined) {
+    const { pid } = child;
+    if (pid !== undefined) {
+      parentPort?.postMessage(childProcessNotice(pid, true));
+      child.once('exit', () => parentPort?.postMessage(childProcessNotice(pid, false)));
       try {
-        os.setPriority(child.pid, NICENESS);
+        os.setPriority(pid, NICENESS);
       } catch {
         // Not allowed here (some containers): it still runs, at normal priority.
       }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { isTaskStarted, type MediaTaskInput, type MediaTaskName, type MediaTaskResult, type TaskClock } from '../../workers/tasks.js';
+import { isChildProcessNotice, isTaskStarted, type MediaTaskInput, type MediaTaskName, type MediaTaskResult, type TaskClock } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
 import { needsHeifDecoder } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
@@ -75,6 +75,8 @@ export interface MediaPool extends MediaTaskMethods {
   readonly queueSize: number;
   /** Tasks waiting for or running in one lane right now. */
   inFlight(lane: PoolLane): number;
+  /** PIDs of the ffmpeg processes of running tasks that report theirs (web copies of videos). */
+  readonly childProcesses: readonly number[];
   close(): Promise<void>;
 }
 
@@ -137,8 +139,14 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   let lastRunId = 0;
   /** Runs handed to piscina, by id: each starts its deadline when its worker says it began. */
   const startClocks = new Map<number, () => void>();
+  /** ffmpeg processes making web copies right now: killed at close (see ChildProcessNotice). */
+  const children = new Set<number>();
   const onMessage = (message: unknown) => {
     if (isTaskStarted(message)) startClocks.get(message.mediaTaskStarted)?.();
+    else if (isChildProcessNotice(message)) {
+      if (message.running) children.add(message.mediaChild);
+      else children.delete(message.mediaChild);
+    }
   };
 
   function createLane(size: LaneSize, idleTimeout?: number): Lane {
@@ -230,7 +238,19 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       return waiting;
     },
     inFlight: (lane) => lanes.get(lane)?.inFlight ?? 0,
+    get childProcesses() {
+      return [...children];
+    },
     close: async () => {
+      // A rendition may have hours to go: its task fails at once instead, and is made again
+      // on the next request after a restart.
+      for (const pid of children) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
       await Promise.all([...lanes.values()].map((lane) => lane.piscina.close()));
     },
   };
