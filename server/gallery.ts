@@ -55,7 +55,16 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const metadata = createMetadataService({ pool });
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const stats = new MediaStats(locateMedia);
-  const dimensions = new DimensionsCache({ locate: locateMedia, cacheDir: config.cacheDir, reader: pool, log });
+  const dimensions = new DimensionsCache({
+    locate: locateMedia,
+    cacheDir: config.cacheDir,
+    reader: pool,
+    onVideoNeedsCopy: (video) => {
+      // Refused by a full video lane: made on the video's first request instead.
+      webVideos.request(video).catch(() => undefined);
+    },
+    log,
+  });
   const app = createApp({
     config,
     index,

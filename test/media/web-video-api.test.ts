@@ -8,6 +8,9 @@ import { probeStreams, writeFaststartMp4, writeHevcClip, writeLateIndexMov } fro
 
 const PUBLIC = '2024/phone';
 const LOCKED = '2024/locked';
+/** Albums of their own: viewing an album page starts the web copies of its videos. */
+const READY = '2024/ready';
+const BACKGROUND = '2024/background';
 const q = (rel: string) => encodeURIComponent(rel);
 
 /** The `data-sources` of a video's tile on an album page. */
@@ -34,11 +37,14 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
     fx = await new GalleryFixture().build({
       [PUBLIC]: { meta: { title: 'Phone' } },
       [LOCKED]: { meta: { title: 'Locked', password: 'pw' } },
+      [READY]: { meta: { title: 'Ready' } },
+      [BACKGROUND]: { meta: { title: 'Background' } },
     });
     await Promise.all([
       writeHevcClip(fx.path(PUBLIC, 'IMG_0001.MOV')),
       writeLateIndexMov(fx.path(PUBLIC, 'camera.mov')),
-      writeFaststartMp4(fx.path(PUBLIC, 'ready.mp4')),
+      writeFaststartMp4(fx.path(READY, 'ready.mp4')),
+      writeHevcClip(fx.path(BACKGROUND, 'IMG_0003.MOV')),
       writeHevcClip(fx.path(LOCKED, 'IMG_0002.MOV')),
     ]);
     await fx.start();
@@ -48,19 +54,19 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
 
   describe('a video that plays everywhere as it is', function () {
     it('should say in /api/video-info that it needs no copy', async function () {
-      const res = await get(`/api/video-info?path=${q(`${PUBLIC}/ready.mp4`)}`).expect(200);
+      const res = await get(`/api/video-info?path=${q(`${READY}/ready.mp4`)}`).expect(200);
       expect(res.body.codec).to.equal('h264');
       expect(res.body.webVideo).to.deep.equal({ kind: null, state: 'none', url: null });
     });
 
     it('should answer 404 JSON for its web copy', async function () {
-      const res = await get(`/api/web-video?path=${q(`${PUBLIC}/ready.mp4`)}`).expect(404);
+      const res = await get(`/api/web-video?path=${q(`${READY}/ready.mp4`)}`).expect(404);
       expect(res.body).to.deep.equal({ error: 'This video plays as it is: it has no web copy' });
     });
 
     it('should offer only the original on the album page', async function () {
-      const res = await get(`/photos/${PUBLIC}`).expect(200);
-      expect(sourcesOn(res.text, 'ready.mp4')).to.deep.equal([{ src: `/albums/${PUBLIC}/ready.mp4` }]);
+      const res = await get(`/photos/${READY}`).expect(200);
+      expect(sourcesOn(res.text, 'ready.mp4')).to.deep.equal([{ src: `/albums/${READY}/ready.mp4` }]);
     });
   });
 
@@ -155,6 +161,16 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
     });
   });
 
+  describe('an album page viewed', function () {
+    it('should start the web copies of its videos in the background, before anyone plays them', async function () {
+      const rel = `${BACKGROUND}/IMG_0003.MOV`;
+      expect(fs.existsSync(copyFile(rel))).to.equal(false);
+      await get(`/photos/${BACKGROUND}`).expect(200);
+      await eventually(() => fs.existsSync(copyFile(rel)), 30_000, 'the rendition started by the page view');
+      expect((await probeStreams(copyFile(rel))).codec).to.equal('h264');
+    });
+  });
+
   describe('a protected album', function () {
     const rel = `${LOCKED}/IMG_0002.MOV`;
 
@@ -184,7 +200,7 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
   describe('parameters', function () {
     it('should answer 400 JSON without a path, or with a `..` segment', async function () {
       expect((await get('/api/web-video').expect(400)).body).to.deep.equal({ error: 'Missing required parameter: path' });
-      const res = await get(`/api/web-video?path=${q(`${PUBLIC}/../phone/ready.mp4`)}`).expect(400);
+      const res = await get(`/api/web-video?path=${q(`${READY}/../ready/ready.mp4`)}`).expect(400);
       expect(res.body.error).to.be.a('string');
     });
 

@@ -304,6 +304,8 @@ function createVideoFrame(data) {
   /** Says why nothing plays, and keeps asking while the copy is being made. */
   const explain = async () => {
     const state = copy ? await copyState(copy.src) : 'failed';
+    // Playing by now (the browser tried a source again meanwhile): nothing to explain.
+    if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
     if (!frame.isConnected && state !== 'preparing') return;
     message.textContent =
       state === 'ready'
@@ -320,6 +322,13 @@ function createVideoFrame(data) {
         setTimeout(() => void explain(), PREPARING_POLL_MS),
       );
   };
+  // However it came to play (a retry, or the browser trying the source again by itself once
+  // the copy was made), a video with frames puts the notice away.
+  video.addEventListener('loadeddata', () => {
+    stopWatching(frame);
+    notice.hidden = true;
+    video.hidden = false;
+  });
   retry.addEventListener('click', load);
   load();
   return frame;

@@ -44,6 +44,12 @@ export interface DimensionsCacheOptions {
   readonly concurrency?: number;
   /** How long a page waits for first reads; later ones still land in the cache. */
   readonly waitMs?: number;
+  /**
+   * Told when a video is probed for the first time (per version) and browsers cannot all play
+   * it as it is: the gallery starts its web copy then, in the background, so it is usually
+   * ready by the time someone opens the video (server/media/web-video.ts).
+   */
+  readonly onVideoNeedsCopy?: (video: { readonly relPath: string; readonly absPath: string }) => void;
   readonly log: Logger;
 }
 
@@ -90,6 +96,7 @@ export class DimensionsCache {
       ...opts,
       concurrency: opts.concurrency ?? 4,
       waitMs: opts.waitMs ?? 3000,
+      onVideoNeedsCopy: opts.onVideoNeedsCopy ?? (() => undefined),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
@@ -142,6 +149,7 @@ export class DimensionsCache {
     }
     const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
     let reading = this.#inFlight.get(key);
+    const firstReader = reading === undefined;
     if (!reading) {
       reading = this.#read(src, item.kind, stat).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, reading);
@@ -149,6 +157,9 @@ export class DimensionsCache {
     const read = await reading;
     if (read === null) this.#known.set(item, null);
     if (!read) return false;
+    if (firstReader && read.playback && read.playback.plan !== 'direct') {
+      this.#opts.onVideoNeedsCopy({ relPath: `${node.path}/${item.name}`, absPath: src });
+    }
     record.entries.set(item.name, read);
     this.#known.set(item, toDimensions(read));
     return true;
