@@ -69,11 +69,25 @@ interface CopyRecord {
   readonly bytes: number;
 }
 
+/** How long a failed copy stays failed before a request tries again. */
+const RETRY_FAILED_AFTER_MS = 15 * 60 * 1000;
+
 export function createWebVideoService({ cacheDir, pool, metadata, log, maxFailures = 1000 }: WebVideoServiceOptions): WebVideoService {
   /** Copies being made, by original path and version: one at a time each. */
   const jobs = new Map<string, Promise<void>>();
-  /** Versions whose copy failed; a Set keeps insertion order, so the first key is the oldest. */
-  const failed = new Set<string>();
+  /**
+   * Versions whose copy failed, with when they may be tried again: a broken file is not
+   * re-encoded on every view, while a passing failure (a full disk, the cache cleared during
+   * the job) heals by itself. A Map keeps insertion order, so the first key is the oldest.
+   */
+  const failed = new Map<string, number>();
+  const hasFailed = (key: string): boolean => {
+    const until = failed.get(key);
+    if (until === undefined) return false;
+    if (Date.now() < until) return true;
+    failed.delete(key);
+    return false;
+  };
 
   function fileOf(relPath: string): string {
     const file = webVideoFile(cacheDir, relPath);
@@ -123,8 +137,8 @@ export function createWebVideoService({ cacheDir, pool, metadata, log, maxFailur
           // A full queue or a closing pool refused it: nothing failed, the next request asks
           // again. A deleted original is no failure either. The pool logged its own failures.
           if (err instanceof PoolBusyError || err instanceof HttpError) return;
-          failed.add(key);
-          if (failed.size > maxFailures) failed.delete(failed.values().next().value as string);
+          failed.set(key, Date.now() + RETRY_FAILED_AFTER_MS);
+          if (failed.size > maxFailures) failed.delete(failed.keys().next().value as string);
           log.warn({ err }, `no web copy of ${source.relPath}`);
         },
       );
@@ -139,7 +153,7 @@ export function createWebVideoService({ cacheDir, pool, metadata, log, maxFailur
       if (plan === 'direct') return { kind, state: 'none' };
       const file = fileOf(source.relPath);
       if (await isFresh(file, tag, plan)) return { kind, state: 'ready', file };
-      if (failed.has(`${source.relPath}\0${tag}`)) return { kind, state: 'failed' };
+      if (hasFailed(`${source.relPath}\0${tag}`)) return { kind, state: 'failed' };
       void start(source, file, tag, plan).catch(() => undefined);
       return { kind, state: 'preparing' };
     },
