@@ -15,6 +15,9 @@ const SQ = { w: 1400, h: 1400 };
 const PANO = { w: 1800, h: 600 };
 const PHONE = { w: 1600, h: 1200 }; // 4:3
 
+/** The album of phone media (phone.ts). */
+export const PHONE_ALBUM = '2025/family/weekend';
+
 export const ALBUMS: AlbumSpec[] = [
   {
     path: '2024/travel/lisbon',
@@ -137,6 +140,19 @@ export const ALBUMS: AlbumSpec[] = [
       ['gardenDay', P, 'day'],
       ['gardenDusk', L, 'golden'],
     ]),
+  },
+  {
+    // Phone media (phone.ts adds the rest): a real iPhone HEIC, a Live Photo whose movie is
+    // HEVC as an iPhone writes it, and an HEVC clip; the JPEG still is generated here.
+    path: PHONE_ALBUM,
+    meta: { title: 'A Weekend, on the Phone', style: 'grid', order: 1, thumbnail: 'IMG_6012.JPG' },
+    camera: CAMERAS.iphone,
+    focals: [6.765],
+    start: '2025-05-17T10:12:00Z',
+    photos: [
+      { name: 'IMG_6008.JPG', scene: 'gardenDay', w: 1200, h: 1600, light: 'day' },
+      { name: 'IMG_6012.JPG', scene: 'gardenDusk', w: 1600, h: 1200, light: 'golden' },
+    ],
   },
 ];
 

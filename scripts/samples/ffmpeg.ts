@@ -54,13 +54,13 @@ interface ProbedStream {
 }
 
 /** Checks a generated video with ffprobe: codec, size, duration and (optionally) rotation. */
-export async function probeVideo(file: string, expect: { w: number; h: number; seconds: number; rotation?: number }): Promise<void> {
+export async function probeVideo(file: string, expect: { w: number; h: number; seconds: number; rotation?: number; codec?: string }): Promise<void> {
   const json = await capture(ffprobeInstaller.path, ['-v', 'error', '-select_streams', 'v:0', '-show_streams', '-of', 'json', file]);
   const stream = (JSON.parse(json) as { streams: ProbedStream[] }).streams[0];
   const problems: string[] = [];
   if (!stream) problems.push('no video stream');
   else {
-    if (stream.codec_name !== 'h264') problems.push(`codec ${stream.codec_name}`);
+    if (stream.codec_name !== (expect.codec ?? 'h264')) problems.push(`codec ${stream.codec_name}`);
     if (stream.width !== expect.w || stream.height !== expect.h) problems.push(`size ${stream.width}x${stream.height}`);
     if (Math.abs(Number(stream.duration) - expect.seconds) > 0.1) problems.push(`duration ${stream.duration}`);
     if (expect.rotation !== undefined) {
@@ -79,8 +79,12 @@ export async function encodeVideo(
   frames: AsyncIterable<Buffer>,
   size: { w: number; h: number },
   fps: number,
-  extra: { crf: number; rotate?: number },
+  extra: { crf: number; rotate?: number; hevc?: boolean; container?: 'mp4' | 'mov' },
 ): Promise<void> {
+  // HEVC tagged hvc1 in a MOV is what an iPhone writes (Safari plays it; others need the web copy).
+  const codec = extra.hevc
+    ? ['-c:v', 'libx265', '-preset', 'medium', '-tag:v', 'hvc1', '-crf', String(extra.crf), '-x265-params', 'log-level=error:pools=1:frame-threads=1']
+    : ['-c:v', 'libx264', '-preset', 'slow', '-profile:v', 'main', '-crf', String(extra.crf), '-threads', '1', '-x264-params', 'threads=1:lookahead-threads=1'];
   const args = [
     '-y',
     '-hide_banner',
@@ -97,20 +101,9 @@ export async function encodeVideo(
     '-i',
     '-',
     '-an',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'slow',
-    '-profile:v',
-    'main',
-    '-crf',
-    String(extra.crf),
+    ...codec,
     '-pix_fmt',
     'yuv420p',
-    '-threads',
-    '1',
-    '-x264-params',
-    'threads=1:lookahead-threads=1',
     '-movflags',
     '+faststart',
     '-map_metadata',
@@ -122,7 +115,7 @@ export async function encodeVideo(
   ];
   await mkdir(path.dirname(out), { recursive: true });
   if (extra.rotate === undefined) {
-    await run(ffmpegInstaller.path, [...args, '-f', 'mp4', out], frames);
+    await run(ffmpegInstaller.path, [...args, '-f', extra.container ?? 'mp4', out], frames);
     return;
   }
   // encoded plain first: this ffmpeg writes a rotation only when remuxing

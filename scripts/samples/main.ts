@@ -41,6 +41,7 @@ import { log, logTotal, type SampleTree, sampleTree } from './output.js';
 import { type SceneName, scenes } from './painter/presets.js';
 import { PHOTO_GRAIN, PHOTO_QUALITY, renderPhoto } from './painter/render.js';
 import { makeKenBurns } from './videos.js';
+import { makePhoneMedia } from './phone.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,6 +60,7 @@ async function main(tree: SampleTree): Promise<void> {
   const kenBurns = path.join(tree.albumsDir, '2024/travel/lisbon', 'tagus-evening.mp4');
   await makeKenBurns(kenBurns, '2024/travel/lisbon/tagus-evening.mp4', 'lisbonBridge');
   log('2024/travel/lisbon/tagus-evening.mp4', (await stat(kenBurns)).size);
+  await makePhoneMedia(tree.albumsDir);
   await makeEdgeCases(tree.albumsDir);
   await makeContent(tree.contentDir);
   logTotal();

@@ -10,8 +10,8 @@ import { n } from './painter/svg.js';
 import { orientationCard } from './painter/test-card.js';
 import { log } from './output.js';
 
-/** Slow Ken Burns pan-and-zoom over one generated landscape. */
-export async function makeKenBurns(out: string, seed: string, scene: SceneName): Promise<void> {
+/** Slow Ken Burns pan-and-zoom over one generated landscape (HEVC in a MOV, as a phone writes, when asked). */
+export async function makeKenBurns(out: string, seed: string, scene: SceneName, phone = false): Promise<void> {
   const srcW = 1600;
   const srcH = 900;
   const rng = new Rng(seed);
@@ -49,8 +49,8 @@ export async function makeKenBurns(out: string, seed: string, scene: SceneName):
       yield frame;
     }
   }
-  await encodeVideo(out, frames(), { w: outW, h: outH }, fps, { crf: 24 });
-  await probeVideo(out, { w: outW, h: outH, seconds });
+  await encodeVideo(out, frames(), { w: outW, h: outH }, fps, phone ? { crf: 28, hevc: true, container: 'mov' } : { crf: 24 });
+  await probeVideo(out, { w: outW, h: outH, seconds, ...(phone ? { codec: 'hevc' } : {}) });
 }
 
 /**
@@ -75,4 +75,32 @@ export async function makeRotatedVideo(out: string, albumsDir: string): Promise<
   // ffprobe's side data gives the counter-clockwise angle: -90 for a "rotate=90" phone video
   await probeVideo(out, { w: uh, h: uw, seconds: count / fps, rotation: -90 });
   log(path.relative(albumsDir, out), (await stat(out)).size);
+}
+
+/**
+ * The movie of a Live Photo: 1.5 s in which the still's picture slowly comes closer, HEVC in a
+ * MOV as an iPhone writes it, at a quarter of the still's size (a Live Photo's movie is smaller
+ * than its still).
+ */
+export async function makeLiveMotion(still: Buffer, out: string): Promise<void> {
+  const meta = await sharp(still).metadata();
+  const w = Math.round(meta.width / 4 / 2) * 2;
+  const h = Math.round(meta.height / 4 / 2) * 2;
+  const fps = 30;
+  const count = 45;
+  async function* frames(): AsyncIterable<Buffer> {
+    for (let i = 0; i < count; i += 1) {
+      const zoom = 1 + 0.08 * (i / (count - 1));
+      const cw = Math.round(meta.width / zoom);
+      const ch = Math.round(meta.height / zoom);
+      yield await sharp(still)
+        .extract({ left: Math.round((meta.width - cw) / 2), top: Math.round((meta.height - ch) / 2), width: cw, height: ch })
+        .resize(w, h, { fit: 'fill' })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+    }
+  }
+  await encodeVideo(out, frames(), { w, h }, fps, { crf: 28, hevc: true, container: 'mov' });
+  await probeVideo(out, { w, h, seconds: count / fps, codec: 'hevc' });
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { writeVideo } from '../support/media-fixtures.js';
-import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
+import { writeHevcClip } from '../support/phone-videos.js';
+import { accessCookie, eventually, GalleryFixture } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { unzip } from '../zip/support.js';
 
@@ -21,6 +22,7 @@ describe('Live Photos', function () {
   const PHONE = '2024/phone';
   const LOCKED = '2024/locked';
   const MIXED = '2024/mixed';
+  const IPHONE = '2024/iphone';
   const UNLOCKED = accessCookie(['t-locked']);
 
   before(async () => {
@@ -29,7 +31,9 @@ describe('Live Photos', function () {
       [PHONE]: { meta: { title: 'Phone' }, files: ['IMG_1.JPG', 'IMG_2.jpg'] },
       [LOCKED]: { meta: { title: 'Locked', password: 'pw', token: 't-locked' }, files: ['IMG_5.jpg'] },
       [MIXED]: { meta: { title: 'Mixed' }, files: ['IMG_7.jpg', 'IMG_8.jpg', 'IMG_9.jpg'] },
+      [IPHONE]: { meta: { title: 'iPhone' }, files: ['IMG_3.JPG'] },
     });
+    await writeHevcClip(fx.path(IPHONE, 'IMG_3.MOV'));
     await writeVideo(fx.path(PHONE, 'IMG_1.MOV'), { seconds: 1 });
     await writeVideo(fx.path(PHONE, 'clip.mp4'), { seconds: 1 });
     await writeVideo(fx.path(PHONE, 'lone.MOV'), { seconds: 1 });
@@ -118,12 +122,28 @@ describe('Live Photos', function () {
       const body = await albumMedia(PHONE);
       expect(body.total).to.equal(4);
       expect(body.items.map((i) => i.name)).to.deep.equal(['clip.mp4', 'IMG_1.JPG', 'IMG_2.jpg', 'lone.MOV']);
-      // The original first (browsers play an H.264 movie as it is), then its web copy for an HEVC one.
+      // The movie is probed with the page, as videos are: this H.264 one has its index at the
+      // end, so its remux comes first and the original is the fallback while it is made.
       expect(body.items[1]!.motion).to.deep.equal({
         path: `${PHONE}/IMG_1.MOV`,
-        sources: [{ src: `/albums/${PHONE}/IMG_1.MOV` }, { src: `/api/web-video?path=${encodeURIComponent(`${PHONE}/IMG_1.MOV`)}`, type: 'video/mp4' }],
+        sources: [{ src: `/api/web-video?path=${encodeURIComponent(`${PHONE}/IMG_1.MOV`)}`, type: 'video/mp4' }, { src: `/albums/${PHONE}/IMG_1.MOV` }],
       });
       expect(body.items.filter((i) => i.name !== 'IMG_1.JPG').map((i) => i.motion)).to.deep.equal([null, null, null]);
+    });
+
+    it("should offer an iPhone's HEVC movie typed for Safari, then its H.264 copy, started with the page", async function () {
+      this.timeout(30_000);
+      const motion = `${IPHONE}/IMG_3.MOV`;
+      const body = await albumMedia(IPHONE);
+      expect(body.items[0]!.motion).to.deep.equal({
+        path: motion,
+        sources: [
+          { src: `/albums/${motion}`, type: 'video/mp4; codecs="hvc1"' },
+          { src: `/api/web-video?path=${encodeURIComponent(motion)}`, type: 'video/mp4' },
+        ],
+      });
+      const copy = `${path.join(fx.cacheDir, 'web-video', ...motion.split('/'))}.mp4`;
+      await eventually(() => fs.existsSync(copy), 20_000, 'the web copy of the movie, started by the page');
     });
 
     it('should give the movie no deep link of its own', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
+import { filesOf } from '../../core/albums/live-photos.js';
 import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
@@ -213,7 +214,8 @@ export class DimensionsCache {
   /** Writes the album's record, keeping only files the album still has. */
   #save(node: TreeNode, record: AlbumRecord): Promise<void> {
     record.saving = record.saving.then(async () => {
-      const names = new Set(node.media.map((m) => m.name));
+      // Live Photos' movies are sized too (their plan picks their sources), though not listed.
+      const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
       const entries: Record<string, Stored> = {};
       for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
       const file = this.fileOf(node.path);

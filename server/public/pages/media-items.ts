@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
-import type { DimensionsProvider } from './dimensions.js';
+import type { DimensionsProvider, VideoPlayback } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 import { type VideoSourceView, videoSources } from './video-sources.js';
@@ -46,15 +46,15 @@ export interface MotionView {
 }
 
 /**
- * Where a browser can fetch a Live Photo's motion: the original `.mov`, then its web copy
- * (server/public/pages/video-sources.ts, as for a video whose plan is not known yet: the movie
- * is not listed, so the dimensions cache never probes it). The original goes without a `type`:
- * browsers answer `canPlayType('video/quicktime')` with "" although they play the H.264 inside
- * an iPhone's QuickTime file. An HEVC movie fails to decode outside Safari and the browser
- * moves on to the H.264 copy (503 while it is made, which starts it).
+ * Where a browser can fetch a Live Photo's motion: as for any video, by its playback plan
+ * (server/public/pages/video-sources.ts), which the page asks the dimensions cache for with the
+ * stills: an HEVC movie is offered typed `hvc1` (Safari plays it, others skip it) and then its
+ * H.264 web copy. Until the movie is probed it goes first without a `type` (browsers answer
+ * `canPlayType('video/quicktime')` with "" although they play the H.264 inside an iPhone's
+ * QuickTime file), its web copy after it.
  */
-export function motionSources(motionPath: string): VideoSourceView[] {
-  return videoSources(motionPath, undefined, undefined);
+export function motionSources(motionPath: string, playback?: VideoPlayback): VideoSourceView[] {
+  return videoSources(motionPath, undefined, playback);
 }
 
 /** A listed item and, for a Live Photo the visitor may play, its motion file (a ReadableFile fits). */
@@ -98,8 +98,15 @@ export async function mediaViews(
 ): Promise<MediaView[]> {
   const onPage = pageItems(listed, page);
   const items = onPage.map((f) => f.item);
+  const motions = onPage.flatMap((f) => (f.motion ? [f.motion.item] : []));
   const offset = (page - 1) * MEDIA_PER_PAGE;
-  const [itemStats, dims] = await Promise.all([stats.all(album, items), dimensions ? dimensions(album, items) : Promise.resolve(items.map(() => undefined))]);
+  // Live Photos' movies are asked with the page: their playback plan chooses their sources.
+  const [itemStats, allDims] = await Promise.all([
+    stats.all(album, items),
+    dimensions ? dimensions(album, [...items, ...motions]) : Promise.resolve([...items, ...motions].map(() => undefined)),
+  ]);
+  const dims = allDims.slice(0, items.length);
+  const motionDims = new Map(motions.map((m, i) => [m, allDims[items.length + i]]));
   return items.map((m, i) => {
     const mediaPath = `${album.path}/${m.name}`;
     const motion = onPage[i]!.motion;
@@ -121,13 +128,16 @@ export async function mediaViews(
       height: d?.height ?? null,
       duration,
       durationText: formatDuration(duration),
-      motion: motion ? motionView(`${album.path}/${motion.item.name}`) : null,
+      motion: motion ? motionView(`${album.path}/${motion.item.name}`, motionDims.get(motion.item)?.playback) : null,
       ...(m.kind === 'video' ? { sources: videoSources(mediaPath, v, d?.playback) } : {}),
     };
   });
 }
 
-const motionView = (motionPath: string): MotionView => ({ path: motionPath, sources: motionSources(motionPath) });
+const motionView = (motionPath: string, playback: VideoPlayback | undefined): MotionView => ({
+  path: motionPath,
+  sources: motionSources(motionPath, playback),
+});
 
 /** The file name is all we know about a photo; 'IMG_0001' is still better than nothing. */
 function altOf(m: MediaItem): string {
