@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, thumbnailDir, webVideoDir } from '../core/media-catalogue.js';
+import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, fullSizeDir, thumbnailDir, webVideoDir } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 
 export interface Usage {
@@ -14,6 +14,8 @@ export interface CacheStats extends Usage {
   readonly sizes: Readonly<Record<ThumbnailSize, Usage>>;
   /** The web copies of videos (CACHE_DIR/web-video: remuxes and H.264 renditions), their freshness records not counted as files. */
   readonly webVideo: Usage;
+  /** Full-size JPEGs of photos browsers cannot display (CACHE_DIR/full-size: HEIC, TIFF). */
+  readonly fullSize: Usage;
 }
 
 async function readDir(dir: string): Promise<Dirent[]> {
@@ -55,40 +57,49 @@ async function usageOf(dir: string, recursive: boolean, counts: (name: string) =
 /** A web copy itself: not its dot-named freshness record, nor a temp file being written (server/media/web-video.ts). */
 const isWebCopy = (name: string): boolean => !name.startsWith('.') && name.endsWith('.mp4');
 
-async function statsOver(dirOf: (size: ThumbnailSize) => string, webDir: string, recursive: boolean): Promise<CacheStats> {
-  const [webVideo, ...usages] = await Promise.all([usageOf(webDir, recursive, isWebCopy), ...THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive))]);
+/** A finished full-size JPEG, not a temp file being written. */
+const isFullSize = (name: string): boolean => !name.startsWith('.') && name.endsWith('.jpg');
+
+async function statsOver(dirOf: (size: ThumbnailSize) => string, webDir: string, fullDir: string, recursive: boolean): Promise<CacheStats> {
+  const [webVideo, fullSize, ...usages] = await Promise.all([
+    usageOf(webDir, recursive, isWebCopy),
+    usageOf(fullDir, recursive, isFullSize),
+    ...THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive)),
+  ]);
   const sizes = Object.fromEntries(THUMBNAIL_SIZE_NAMES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
   return {
     files: usages.reduce((n, u) => n + u.files, 0),
     bytes: usages.reduce((n, u) => n + u.bytes, 0),
     sizes,
     webVideo: webVideo!,
+    fullSize: fullSize!,
   };
 }
 
 /** The whole thumbnail cache. */
 export function cacheStats(cacheDir: string): Promise<CacheStats> {
-  return statsOver((s) => thumbnailDir(cacheDir, s), webVideoDir(cacheDir), true);
+  return statsOver((s) => thumbnailDir(cacheDir, s), webVideoDir(cacheDir), fullSizeDir(cacheDir), true);
 }
 
 /** One album's own thumbnails (not those of its child albums, which sit in sub-directories). */
 export function albumCacheStats(cacheDir: string, albumPath: string): Promise<CacheStats> {
-  return statsOver((s) => thumbnailDir(cacheDir, s, albumPath), webVideoDir(cacheDir, albumPath), false);
+  return statsOver((s) => thumbnailDir(cacheDir, s, albumPath), webVideoDir(cacheDir, albumPath), fullSizeDir(cacheDir, albumPath), false);
 }
 
-/** Removes every thumbnail and web copy of a video; returns what was there. The public server makes them again on demand. */
+/** Removes every thumbnail, web copy of a video and full-size JPEG; returns what was there. The public server makes them again on demand. */
 export async function clearCache(cacheDir: string): Promise<CacheStats> {
   const before = await cacheStats(cacheDir);
   await Promise.all([
     ...THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s), { recursive: true, force: true })),
     fs.rm(webVideoDir(cacheDir), { recursive: true, force: true }),
+    fs.rm(fullSizeDir(cacheDir), { recursive: true, force: true }),
   ]);
   return before;
 }
 
 /**
  * Removes what the public server cached about an album and every album below it (the
- * thumbnails of every size, the web copies of its videos and the page sizes under
+ * thumbnails of every size, the web copies of its videos, the full-size JPEGs and the page sizes under
  * CACHE_DIR/dimensions), for an album that
  * is no longer at `albumPath`: nothing made from its photos may outlive it there.
  */
@@ -99,13 +110,18 @@ export async function removeAlbumTreeCache(cacheDir: string, albumPath: string):
     ...THUMBNAIL_SIZE_NAMES.map((s) => fs.rm(thumbnailDir(cacheDir, s, albumPath), { recursive: true, force: true })),
     fs.rm(dimensionsDir(cacheDir, albumPath), { recursive: true, force: true }),
     fs.rm(webVideoDir(cacheDir, albumPath), { recursive: true, force: true }),
+    fs.rm(fullSizeDir(cacheDir, albumPath), { recursive: true, force: true }),
   ]);
 }
 
-/** Removes one album's own thumbnails and web copies of videos (with their records); returns what was there. */
+/** Removes one album's own thumbnails, web copies of videos (with their records) and full-size JPEGs; returns what was there. */
 export async function clearAlbumCache(cacheDir: string, albumPath: string): Promise<CacheStats> {
   const before = await albumCacheStats(cacheDir, albumPath);
-  for (const dir of [...THUMBNAIL_SIZE_NAMES.map((size) => thumbnailDir(cacheDir, size, albumPath)), webVideoDir(cacheDir, albumPath)]) {
+  for (const dir of [
+    ...THUMBNAIL_SIZE_NAMES.map((size) => thumbnailDir(cacheDir, size, albumPath)),
+    webVideoDir(cacheDir, albumPath),
+    fullSizeDir(cacheDir, albumPath),
+  ]) {
     const files = (await readDir(dir)).filter((e) => e.isFile());
     await Promise.all(files.map((e) => fs.rm(path.join(dir, e.name), { force: true })));
   }

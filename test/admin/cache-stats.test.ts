@@ -30,6 +30,7 @@ describe('admin /api/cache', () => {
       bytes: 6160,
       sizes: { small: { files: 3, bytes: 160 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
       webVideo: { files: 0, bytes: 0 },
+      fullSize: { files: 0, bytes: 0 },
     });
   });
 
@@ -41,6 +42,7 @@ describe('admin /api/cache', () => {
       bytes: 0,
       sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
+      fullSize: { files: 0, bytes: 0 },
     });
   });
 
@@ -59,6 +61,7 @@ describe('admin /api/cache', () => {
       bytes: 1150,
       sizes: { small: { files: 2, bytes: 150 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
+      fullSize: { files: 0, bytes: 0 },
     });
   });
 
@@ -110,6 +113,32 @@ describe('admin /api/cache', () => {
       expect(res.body.removed.webVideo).to.deep.equal({ files: 1, bytes: 300 });
       expect(fs.readdirSync(path.join(fx.cacheDir, 'web-video/2024/trip'))).to.deep.equal(['child']);
       expect(fs.existsSync(path.join(fx.cacheDir, 'web-video/2024/trip/child/clip.mov.mp4'))).to.equal(true);
+    });
+  });
+
+  describe('full-size JPEGs (CACHE_DIR/full-size)', () => {
+    const putFull = (rel: string, bytes: number) => {
+      const file = `${path.join(fx.cacheDir, 'full-size', ...rel.split('/'))}.jpg`;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, Buffer.alloc(bytes, 1));
+    };
+    beforeEach(() => {
+      putFull('2024/trip/IMG_1.HEIC', 700);
+      putFull('2024/trip/child/scan.tif', 70);
+    });
+
+    it('should count them apart, and clear them with the whole cache', async () => {
+      const stats = await request(fx.app).get('/api/cache/stats').expect(200);
+      expect(stats.body).to.deep.include({ files: 5, fullSize: { files: 2, bytes: 770 } });
+      const res = await request(fx.app).delete('/api/cache/stats').expect(200);
+      expect(res.body.removed.fullSize).to.deep.equal({ files: 2, bytes: 770 });
+      expect(fs.existsSync(path.join(fx.cacheDir, 'full-size'))).to.equal(false);
+    });
+
+    it("should clear one album's own with its thumbnails, and leave its children's", async () => {
+      const res = await request(fx.app).delete('/api/cache/album/2024/trip').expect(200);
+      expect(res.body.removed.fullSize).to.deep.equal({ files: 1, bytes: 700 });
+      expect(fs.existsSync(path.join(fx.cacheDir, 'full-size/2024/trip/child/scan.tif.jpg'))).to.equal(true);
     });
   });
 });

@@ -16,6 +16,7 @@ import {
   isWebImage,
   mediaKind,
   thumbnailFile,
+  fullSizeFile,
   webVideoFile,
 } from '../../server/core/media-catalogue.js';
 import { VIEWS_DIR } from '../../server/core/root-dir.js';
@@ -115,10 +116,13 @@ describe('media catalogue and its consumers', () => {
         expect(fs.existsSync(thumbnailFile(cacheDir, size, '2024/trip/child/b.jpg'))).to.equal(true);
       }
       put(webVideoFile(cacheDir, '2024/trip/child/clip.mov'));
+      put(fullSizeFile(cacheDir, '2024/trip/child/IMG_1.HEIC'));
       expect((await cacheStats(cacheDir)).webVideo.files).to.equal(1);
+      expect((await cacheStats(cacheDir)).fullSize.files).to.equal(1);
       await removeAlbumTreeCache(cacheDir, '2024/trip');
       expect((await cacheStats(cacheDir)).files).to.equal(0);
       expect((await cacheStats(cacheDir)).webVideo.files).to.equal(0);
+      expect((await cacheStats(cacheDir)).fullSize.files).to.equal(0);
       expect(fs.existsSync(dimensionsFile(cacheDir, '2024/trip'))).to.equal(false);
     });
   });

@@ -23,6 +23,14 @@ function table(stats) {
         h('td', { class: 'num', text: stats.webVideo.files }),
         h('td', { class: 'num', text: formatBytes(stats.webVideo.bytes) }),
       ),
+      // Full-size JPEGs of HEIC and TIFF photos, made when a visitor asks for full resolution.
+      h(
+        'tr',
+        {},
+        h('td', { text: 'full-size JPEGs' }),
+        h('td', { class: 'num', text: stats.fullSize.files }),
+        h('td', { class: 'num', text: formatBytes(stats.fullSize.bytes) }),
+      ),
     ),
   );
 }
@@ -37,12 +45,12 @@ export async function renderCacheStats() {
     return;
   }
   const clear = async () => {
-    if (!window.confirm('Remove every cached thumbnail and web video?')) return;
+    if (!window.confirm('Remove every cached thumbnail, web video and full-size JPEG?')) return;
     try {
       const answer = await api('DELETE', '/api/cache/stats');
       const { removed } = answer;
       notify(
-        `Removed ${removed.files} thumbnails (${formatBytes(removed.bytes)}) and ${removed.webVideo.files} web videos (${formatBytes(removed.webVideo.bytes)})`,
+        `Removed ${removed.files} thumbnails (${formatBytes(removed.bytes)}), ${removed.webVideo.files} web videos (${formatBytes(removed.webVideo.bytes)}) and ${removed.fullSize.files} full-size JPEGs (${formatBytes(removed.fullSize.bytes)})`,
       );
     } catch (err) {
       notify(err.message, { error: true });
