@@ -1,9 +1,8 @@
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { launchBrowser } from '../support/browser.js';
+import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 import { writeVideo } from '../support/media-fixtures.js';
 
@@ -18,7 +17,7 @@ describe('Live Photos in Chromium', function () {
   const ALBUM = '2024/phone';
   const STILL = 'IMG_1.JPG';
   const fx = new GalleryFixture();
-  let server: Server;
+  let server: LoopbackServer | undefined;
   let base = '';
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -31,19 +30,14 @@ describe('Live Photos in Chromium', function () {
       .toFile(fx.path(ALBUM, STILL));
     await writeVideo(fx.path(ALBUM, 'IMG_1.MOV'), { width: 800, height: 600, seconds: 3 });
     await fx.start({ env: { WORKERS: '2' } });
-    server = http.createServer(fx.gallery.handler).listen(0, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnLoopback(fx.gallery.handler);
+    base = server.url;
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
-    if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    }
+    await server?.close();
     await fx.close();
   });
 

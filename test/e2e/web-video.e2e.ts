@@ -1,11 +1,10 @@
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { launchBrowser } from '../support/browser.js';
+import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { writeHevcClip } from '../support/phone-videos.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
@@ -20,7 +19,7 @@ describe('phone videos in Chromium', function () {
   const root = makeTempDir('web-video-e2e-');
   const albumsDir = path.join(root, 'albums');
   let gallery: Gallery;
-  let server: Server;
+  let server: LoopbackServer | undefined;
   let browser: Browser;
   let url = '';
 
@@ -29,19 +28,14 @@ describe('phone videos in Chromium', function () {
     await writeHevcClip(path.join(phone, 'IMG_0001.MOV'));
     const config = loadConfig({ ALBUMS_DIR: albumsDir, CACHE_DIR: path.join(root, 'cache'), CONTENT_DIR: path.join(root, 'content'), WORKERS: '2' });
     gallery = await createGallery(config, { watch: false, log: quietLogger });
-    server = http.createServer(gallery.handler).listen(0, '127.0.0.1');
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnLoopback(gallery.handler);
+    url = server.url;
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
-    if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    }
+    await server?.close();
     await gallery?.close();
     removeTempDir(root);
   });
