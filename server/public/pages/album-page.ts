@@ -11,7 +11,8 @@ import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.
 import { decodeUrlPath, hasHiddenSegment } from '../../core/paths.js';
 import { cardFor, listedChildren } from './cards.js';
 import type { DimensionsProvider } from './dimensions.js';
-import { albumMediaApiUrl, MEDIA_PER_PAGE, type MediaView, mediaViews, pageCount } from './media-items.js';
+import { albumMediaApiUrl, MEDIA_PER_PAGE, type MediaView, mediaViews, pageCount, pageItems } from './media-items.js';
+import { type CachedPage, PageCache, pageOf } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, downloadUrl } from '../../core/urls.js';
 
@@ -56,11 +57,26 @@ export interface AlbumPageDeps {
   readonly dimensions?: DimensionsProvider | undefined;
   /** When given, the rate-limit message tells how long the visitor still has to wait. */
   readonly limiter?: Pick<PasswordLimiter, 'store'> | undefined;
+  /** Rendered pages of public albums (tests pass their own to look into it). */
+  readonly pageCache?: PageCache | undefined;
+}
+
+/** The view rendered to a string, so it can be kept. */
+function renderView(res: Response, view: string, locals: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve, reject) => res.render(view, locals, (err, html) => (err ? reject(err) : resolve(html))));
+}
+
+/** A page with its ETag: 304 when the browser has it already. */
+function sendPage(req: Request, res: Response, page: CachedPage, cacheControl: 'no-cache' | 'no-store'): void {
+  res.set({ 'Cache-Control': cacheControl, ETag: page.etag });
+  if (req.fresh) return void res.status(304).end();
+  res.type('html').send(page.html);
 }
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
 export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
   const { index, stats } = deps;
+  const pageCache = deps.pageCache ?? new PageCache();
 
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
     const cards = await Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats)));
@@ -103,15 +119,24 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     const total = listed.length;
     const pages = pageCount(total);
     const page = pageNumber(req, pages);
+    // The same for every visitor who may see it, but for the child albums each has unlocked
+    // (their cards show a cover or a padlock): that is part of the key.
+    const shared = !(isProtected(album) || readable.some(isFromProtected));
+    const version = index.version;
+    const key = `${album.path}\0${page}\0${listedChildren(album)
+      .map((c) => (accessOf(req, c).granted ? '1' : '0'))
+      .join('')}`;
+    if (shared) {
+      const hit = pageCache.get(version, key);
+      if (hit) return sendPage(req, res, hit, 'no-cache');
+    }
     const [media, children] = await Promise.all([
       mediaViews(album, readable, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
-    // A link into a protected album shown to a visitor who unlocked it makes the page private too.
-    res.set('Cache-Control', isProtected(album) || readable.some(isFromProtected) ? 'no-store' : 'no-cache');
-    res.render('album', {
+    const html = await renderView(res, 'album', {
       title: album.meta.title,
       albumPath: album.path,
       crumbs: crumbs(album),
@@ -133,6 +158,12 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
         next: page < pages ? pageUrl(page + 1) : undefined,
       },
     });
+    // Kept only once final: a cold album's first render may lack some sizes (dimensions.ts).
+    const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
+    const final = deps.dimensions?.settled?.(onPage) ?? true;
+    const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
+    // A link into a protected album shown to a visitor who unlocked it makes the page private too.
+    sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
   }
 
   return async function albumPage(req, res) {

@@ -25,7 +25,11 @@ export interface VideoPlayback {
 }
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
-export type DimensionsProvider = (node: TreeNode, items: readonly MediaItem[]) => Promise<(MediaDimensions | undefined)[]>;
+export interface DimensionsProvider {
+  (node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]>;
+  /** True when every one of `items` has been read (or found unreadable): a page made now is final. */
+  settled?(items: readonly MediaItem[]): boolean;
+}
 
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
@@ -106,7 +110,9 @@ export class DimensionsCache {
   }
 
   /** The DimensionsProvider for the album page and the album-media API. */
-  readonly provide: DimensionsProvider = (node, items) => this.lookup(node, items);
+  readonly provide: DimensionsProvider = Object.assign((node: TreeNode, items: readonly MediaItem[]) => this.lookup(node, items), {
+    settled: (items: readonly MediaItem[]) => items.every((i) => this.#known.has(i)),
+  });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
     const missing = items.filter((i) => !this.#known.has(i));

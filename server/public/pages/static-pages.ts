@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -8,12 +7,11 @@ import type { HomeContentStore } from '../../core/home-content.js';
 import { isWebImage } from '../../core/media-catalogue.js';
 import { type CardView, cardFor, listedChildren } from './cards.js';
 import type { MediaStats } from './media-stats.js';
+import { pageOf } from './page-cache.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
 
-export interface StaticPage {
-  readonly html: string;
-  readonly etag: string;
-}
+export type { CachedPage as StaticPage } from './page-cache.js';
+import type { CachedPage as StaticPage } from './page-cache.js';
 
 export type StaticPageName = 'landing' | 'home' | 'photos';
 
@@ -60,7 +58,7 @@ export class StaticPages {
   async #render(name: StaticPageName): Promise<StaticPage> {
     const locals = await this.#locals(name);
     const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
-    return { html, etag: `"${crypto.createHash('sha1').update(html).digest('base64url')}"` };
+    return pageOf(html);
   }
 
   async #locals(name: StaticPageName): Promise<Record<string, unknown>> {

@@ -1,0 +1,147 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import cookieParser from 'cookie-parser';
+import express from 'express';
+import request from 'supertest';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import type { MediaItem } from '../../server/core/albums/album-tree.js';
+import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';
+import { errorHandler } from '../../server/http/error-handler.js';
+import { createResolvers } from '../../server/public/access/gallery-access.js';
+import { albumPageHandler } from '../../server/public/pages/album-page.js';
+import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
+import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import { MediaStats } from '../../server/public/pages/media-stats.js';
+import { PageCache } from '../../server/public/pages/page-cache.js';
+import { quietLogger } from '../support/capture-logger.js';
+import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+
+describe('rendered album pages kept in memory', () => {
+  const fx = new GalleryFixture();
+  let index: AlbumIndex;
+  let cache: PageCache;
+  /** How many times the page's media were asked for their sizes: once per render. */
+  let renders: number;
+  /** Items the dimensions provider has answered for; the others are not read yet. */
+  let known: Set<string>;
+
+  const dimensions: DimensionsProvider = Object.assign(
+    async (_node: unknown, items: readonly MediaItem[]) => {
+      renders++;
+      return items.map((m) => (known.has(m.name) ? { width: 640, height: 480 } : undefined));
+    },
+    { settled: (items: readonly MediaItem[]) => items.every((m) => known.has(m.name)) },
+  );
+
+  function app() {
+    const server = express();
+    server.set('view engine', 'ejs');
+    server.set('views', VIEWS_DIR);
+    server.locals.asset = createAssetUrls({
+      '/assets/': path.join(VIEWS_DIR, 'assets'),
+      '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
+    });
+    server.use(cookieParser());
+    const { readableMedia, locateMedia } = createResolvers(index, fx.albumsDir);
+    server.get(
+      '/photos/*splat',
+      albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, dimensions, pageCache: cache }),
+    );
+    server.use(errorHandler({ log: quietLogger }));
+    return request(server);
+  }
+
+  before(async function () {
+    this.timeout(30_000);
+    await fx.build({
+      '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg', 'b.jpg'] },
+      '2024/trip/locked-day': { meta: { title: 'Locked day', password: 'pw', token: 't-locked' }, files: ['c.jpg'] },
+      '2024/secret': { meta: { title: 'Secret', password: 'pw', token: 't-secret' }, files: ['s.jpg'] },
+    });
+    index = await AlbumIndex.open({ albumsDir: fx.albumsDir, watch: false, log: quietLogger });
+  });
+  beforeEach(() => {
+    cache = new PageCache();
+    renders = 0;
+    known = new Set(['a.jpg', 'b.jpg', 'c.jpg', 's.jpg', 'new.jpg']);
+  });
+  after(async () => {
+    index.close();
+    await fx.close();
+  });
+
+  it('should render a public album page once and send it again from memory, with its ETag and 304', async () => {
+    const first = await app().get('/photos/2024/trip').expect(200);
+    const second = await app().get('/photos/2024/trip').expect(200);
+    expect(renders).to.equal(1);
+    expect(second.text).to.equal(first.text);
+    expect(second.headers.etag)
+      .to.equal(first.headers.etag)
+      .and.match(/^"[\w-]+"$/);
+    expect(second.headers['cache-control']).to.equal('no-cache');
+    await app().get('/photos/2024/trip').set('If-None-Match', first.headers.etag!).expect(304);
+  });
+
+  it('should render again once the album changes on disk (a new index version)', async () => {
+    const before = await app().get('/photos/2024/trip').expect(200);
+    await writeJpeg(fx.path('2024/trip/new.jpg'));
+    await index.rescan();
+    const after = await app().get('/photos/2024/trip').expect(200);
+    expect(renders).to.equal(2);
+    expect(before.text).not.to.include('new.jpg');
+    expect(after.text).to.include('data-name="new.jpg"');
+    expect(after.headers.etag).not.to.equal(before.headers.etag);
+    fs.rmSync(fx.path('2024/trip/new.jpg'));
+    await index.rescan();
+  });
+
+  it('should keep one page per set of unlocked child albums, never showing one visitor what another unlocked', async () => {
+    const anonymous = await app().get('/photos/2024/trip').expect(200);
+    const unlocked = await app()
+      .get('/photos/2024/trip')
+      .set('Cookie', accessCookie(['t-locked']))
+      .expect(200);
+    const anonymousAgain = await app().get('/photos/2024/trip').expect(200);
+    expect(renders).to.equal(2);
+    expect(unlocked.text).not.to.equal(anonymous.text);
+    expect(anonymousAgain.text).to.equal(anonymous.text);
+  });
+
+  it('should never keep the page of a protected album', async () => {
+    const cookie = accessCookie(['t-secret']);
+    const res = await app().get('/photos/2024/secret').set('Cookie', cookie).expect(200);
+    await app().get('/photos/2024/secret').set('Cookie', cookie).expect(200);
+    expect(res.headers['cache-control']).to.equal('no-store');
+    expect(renders).to.equal(2);
+    expect(cache.size).to.equal(0);
+  });
+
+  it('should not keep a page rendered before the sizes of its photos were read', async () => {
+    known.delete('b.jpg');
+    const cold = await app().get('/photos/2024/trip').expect(200);
+    expect(cold.text).not.to.match(/data-name="b.jpg"[^>]*data-width/);
+    known.add('b.jpg');
+    const warm = await app().get('/photos/2024/trip').expect(200);
+    expect(warm.text).to.match(/data-name="b.jpg"[^>]*data-width="640"/);
+    await app().get('/photos/2024/trip').expect(200);
+    expect(renders).to.equal(2);
+  });
+});
+
+describe('PageCache', () => {
+  it('should drop every page of an older tree version, and the least recently used past its size', () => {
+    const cache = new PageCache(10);
+    cache.set(1, 'a', '12345');
+    cache.set(1, 'b', '12345');
+    expect(cache.get(1, 'a')?.html).to.equal('12345');
+    cache.set(1, 'c', '12345');
+    // 'b' was the least recently used.
+    expect(cache.get(1, 'b')).to.equal(undefined);
+    expect(cache.get(1, 'a')?.html).to.equal('12345');
+    expect(cache.get(2, 'a')).to.equal(undefined);
+    cache.set(2, 'x', 'xx');
+    expect(cache.size).to.equal(1);
+    expect(cache.get(1, 'a')).to.equal(undefined);
+  });
+});
