@@ -1,4 +1,11 @@
-// PM2 process file for the public server (the admin server is never deployed).
+// PM2 process file for the public server (the admin server is never deployed). Its env's
+// MALLOC_* and LD_PRELOAD apply to `npm start` too (server/launch.ts reads them from here).
+const fs = require('node:fs');
+
+// jemalloc, where Debian's libjemalloc2 is installed (sharp recommends it on glibc): freed
+// pixel buffers go back to the system instead of fragmenting glibc's arenas.
+const JEMALLOC = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2'].find((f) => fs.existsSync(f));
+
 // Fork mode with ONE instance: the password rate limiter lives in this process's memory,
 // so several instances would each allow 10 guesses (see README "Deploying").
 module.exports = {
@@ -31,6 +38,7 @@ module.exports = {
         MALLOC_ARENA_MAX: '2',
         // Large pixel buffers go back to the system when freed instead of staying in the heap.
         MALLOC_MMAP_THRESHOLD_: '1048576',
+        ...(JEMALLOC ? { LD_PRELOAD: JEMALLOC } : {}),
       },
     },
   ],

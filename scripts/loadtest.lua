@@ -1,4 +1,7 @@
--- Mixed traffic for scripts/loadtest.ts (wrk -s scripts/loadtest.lua URL -- PHOTOS COLD SEED THREADS).
+-- Mixed traffic for scripts/loadtest.ts (wrk -s scripts/loadtest.lua URL -- PHOTOS COLD SEED THREADS MODE BIG).
+-- MODE "pages": page requests only, so that this wrk's latency figures are the pages' own,
+-- measured inside the load; MODE "media": everything else (thumbnails, EXIF, ranges,
+-- passwords). scripts/loadtest.ts runs one wrk of each at the same time.
 -- Each thread builds its own requests; responses are counted by status class (503 apart,
 -- with or without Retry-After) and by the Location of redirects, so the password lockout
 -- can be checked under concurrency. wrk cannot tie a response to its request, so what a
@@ -11,7 +14,7 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local photos, cold, seed
+local photos, cold, seed, mode, big
 local cold_next, cold_end
 local counters = { "sent_page", "sent_thumb", "sent_cold", "sent_exif", "sent_range", "sent_unlock", "sent_locked",
   "s2xx", "s3xx", "s4xx", "s5xx", "s503", "s503_retry", "wrong_password", "rate_limited", "other_redirect" }
@@ -21,6 +24,8 @@ function init(args)
   cold = tonumber(args[2]) or 1000
   seed = tonumber(args[3]) or 1
   local nthreads = tonumber(args[4]) or 1
+  mode = args[5] or "media"
+  big = tonumber(args[6]) or 6
   for _, name in ipairs(counters) do _G[name] = 0 end
   -- Each thread walks its own slice of the cold originals: every cold request is a miss.
   local per = math.floor(cold / nthreads)
@@ -28,8 +33,6 @@ function init(args)
   cold_end = cold_next + per
   math.randomseed(seed + id * 7919)
 end
-
-local sizes = { "small", "small", "small", "medium", "large" }
 
 local function photo()
   return string.format("IMG_%04d.jpg", math.random(1, photos))
@@ -39,28 +42,41 @@ local function get(path, headers)
   return wrk.format("GET", path, headers)
 end
 
+local pages = { "/", "/home", "/photos", "/photos/load", "/photos/load/public", "/photos/load/public",
+  "/photos/load/cold?page=2", "/photos/load/cold?page=7", "/photos/load/private" }
+
+local function page()
+  sent_page = sent_page + 1
+  return get(pages[math.random(1, #pages)])
+end
+
+local function big_photo()
+  return string.format("BIG_%02d.jpg", math.random(1, big))
+end
+
 function request()
+  if mode == "pages" then return page() end
   local r = math.random(1, 100)
-  if r <= 20 then
-    sent_page = sent_page + 1
-    local pages = { "/photos/load/public", "/photos/load/public", "/photos/load/cold?page=2", "/photos", "/photos/load/private" }
-    return get(pages[math.random(1, #pages)])
-  elseif r <= 60 then
-    sent_thumb = sent_thumb + 1
-    return get("/api/thumbnail?path=load%2Fpublic%2F" .. photo() .. "&size=" .. sizes[math.random(1, #sizes)])
-  elseif r <= 66 and cold_next < cold_end then
+  if r <= 40 then
+    -- Thumbnails: cached small ones of the public album, interleaved with cold medium and
+    -- large ones of 24 MP photos (each name once: every one is a cache miss).
+    if r <= 30 or cold_next >= cold_end then
+      sent_thumb = sent_thumb + 1
+      return get("/api/thumbnail?path=load%2Fpublic%2F" .. photo() .. "&size=small")
+    end
     sent_cold = sent_cold + 1
     local name = string.format("C_%05d.jpg", cold_next)
     cold_next = cold_next + 1
-    return get("/api/thumbnail?path=load%2Fcold%2F" .. name .. "&size=small")
-  elseif r <= 76 then
+    local size = (cold_next % 2 == 0) and "medium" or "large"
+    return get("/api/thumbnail?path=load%2Fcold%2F" .. name .. "&size=" .. size)
+  elseif r <= 62 then
     sent_exif = sent_exif + 1
-    return get("/api/exif?path=load%2Fpublic%2F" .. photo())
-  elseif r <= 88 then
+    return get("/api/exif?path=load%2Fbig%2F" .. big_photo())
+  elseif r <= 84 then
     sent_range = sent_range + 1
-    local from = math.random(0, 200000)
-    return get("/albums/load/public/" .. photo(), { Range = string.format("bytes=%d-%d", from, from + 65535) })
-  elseif r <= 93 then
+    local from = math.random(0, 4000000)
+    return get("/albums/load/big/" .. big_photo(), { Range = string.format("bytes=%d-%d", from, from + 262143) })
+  elseif r <= 88 then
     sent_locked = sent_locked + 1
     return get("/api/thumbnail?path=load%2Fprivate%2FIMG_0001.jpg&size=small")
   else
@@ -112,6 +128,7 @@ function done(summary, latency, requests)
   for _, name in ipairs(counters) do table.insert(parts, name .. "=" .. totals[name]) end
   table.insert(parts, "latency_p50_us=" .. latency:percentile(50))
   table.insert(parts, "latency_p99_us=" .. latency:percentile(99))
+  table.insert(parts, "latency_max_us=" .. latency.max)
   table.insert(parts, "errors_timeout=" .. summary.errors.timeout)
   table.insert(parts, "errors_connect=" .. summary.errors.connect)
   table.insert(parts, "errors_read=" .. summary.errors.read)

@@ -22,11 +22,6 @@ async function main(): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? 'localhost' : config.host;
-  // The ready line: test/server/shutdown.test.ts and bench/server-process.ts wait for its text.
-  log.info(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);
-  // PM2 (wait_ready) switches traffic to this process only now.
-  process.send?.('ready');
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -48,6 +43,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+
+  // Ready only once a signal would be handled: a supervisor may stop the server at once.
+  // The ready line: test/server/shutdown.test.ts and bench/server-process.ts wait for its text.
+  log.info(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);
+  // PM2 (wait_ready) switches traffic to this process only now.
+  process.send?.('ready');
 }
 
 main().catch((err: unknown) => {

@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 
 /** Starts `server/main.ts` as a real process and resolves with its URL once it logs readiness. */
-function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startServer(env: NodeJS.ProcessEnv, entry = 'server/main.ts'): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
@@ -122,6 +122,37 @@ describe('server process', () => {
       for (const secret of ['secret-token-value', 'hunter2-password', 'cookie-token-value', 'header-token-value', 'json-password']) {
         expect(output(), secret).to.not.include(secret);
       }
+    });
+  });
+
+  describe('npm start (server/launch.ts)', () => {
+    it("should run the server with the ecosystem file's malloc settings, pass SIGTERM on and exit 0", async function () {
+      this.timeout(30_000);
+      const env = { PORT: '0', HOST: '127.0.0.1', ALBUMS_DIR: fx.albumsDir, CACHE_DIR: fx.cacheDir, CONTENT_DIR: fx.contentDir, WORKERS: '1' };
+      const withoutTuning = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MALLOC_|LD_PRELOAD$)/.test(k)));
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/launch.ts'], { env: { ...withoutTuning, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+        const onData = (d: Buffer) => {
+          out += d.toString();
+          if (/ready at http/.test(out)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+      });
+      // The server is the launcher's child: its environment holds the settings.
+      const server = Number(fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
+      const environ = fs.readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+      expect(environ).to.include('MALLOC_ARENA_MAX=2');
+      expect(environ).to.include('MALLOC_MMAP_THRESHOLD_=1048576');
+      child.kill('SIGTERM');
+      expect(await exited, out).to.equal(0);
+      expect(() => process.kill(server, 0), 'the server is gone').to.throw(/ESRCH/);
     });
   });
 });
