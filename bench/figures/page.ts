@@ -1,13 +1,16 @@
 /**
- * First page of the big album, requests one after another (wrk with one connection), so
- * the figure is the time to render and send a page rather than time spent queueing. The
- * bare server sending the same HTML from a file shows what HTTP alone costs on this machine.
+ * First page of the big album under 10 connections at once (visitors arriving together,
+ * as the issue measured it): a public album page is the same for all of them, so after the
+ * first it is sent from memory (server/public/pages/page-cache.ts). The bare server sending
+ * the same HTML from a file shows what HTTP alone costs on this machine.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { load } from '../http-load.js';
 import { type BenchRow, limitRow } from '../rows.js';
 import { type BenchContext, fetchOk, median, withBareServer } from './context.js';
+
+const CONNECTIONS = 10;
 
 export async function albumPage(ctx: BenchContext): Promise<BenchRow[]> {
   const { corpus, gallery } = ctx;
@@ -23,20 +26,20 @@ export async function albumPage(ctx: BenchContext): Promise<BenchRow[]> {
     const base: number[] = [];
     let tool = '';
     let errors = 0;
-    if (!ctx.smoke) await load(url, { seconds: 1, connections: 1 });
+    if (!ctx.smoke) await load(url, { seconds: 1, connections: CONNECTIONS });
     for (let r = 0; r < ctx.rounds; r++) {
       ctx.log(`page: ${corpus.spec.bigAlbum}-photo album, round ${r + 1}/${ctx.rounds}, ${ctx.loadSeconds} s per side`);
       const order = r % 2 === 0 ? ['app', 'bare'] : ['bare', 'app'];
       for (const side of order) {
-        const res = await load(side === 'app' ? url : `${bare.url}/0`, { seconds: ctx.loadSeconds, connections: 1 });
+        const res = await load(side === 'app' ? url : `${bare.url}/0`, { seconds: ctx.loadSeconds, connections: CONNECTIONS });
         (side === 'app' ? app : base).push(res.p50Ms);
         errors += res.errors;
         tool = res.tool;
       }
     }
     const kb = Math.round(Buffer.byteLength(html) / 1024);
-    const note = `${tool}, 1 connection (sequential), median p50 of ${ctx.rounds} rounds; page of 200 photos, ${kb} KB; baseline: bare server, same HTML${errors ? `; ${errors} errors` : ''}`;
-    const row = limitRow(`album page of a ${corpus.spec.bigAlbum}-photo album, p50`, median(app), 'ms', { max: 25 }, median(base), note);
+    const note = `${tool}, ${CONNECTIONS} connections, median p50 of ${ctx.rounds} rounds; page of 200 photos, ${kb} KB; baseline: bare server, same HTML${errors ? `; ${errors} errors` : ''}`;
+    const row = limitRow(`album page of a ${corpus.spec.bigAlbum}-photo album, p50`, median(app), 'ms', { max: 10 }, median(base), note);
     return [errors ? { ...row, pass: false } : row];
   });
 }
