@@ -17,6 +17,7 @@ import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/
 import { withSourceTag } from '../server/core/media/source-tag.js';
 import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.js';
 import { decodeHeif, isHevcHeif } from './heif-decode.js';
+import { thumbHashOf } from './thumb-hash.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
 import {
@@ -29,6 +30,7 @@ import {
   type PathTask,
   type TaskClock,
   taskStarted,
+  type TileDimensions,
   type ThumbnailResult,
   type ThumbnailTask,
   type VideoInfo,
@@ -145,15 +147,26 @@ export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> 
   return probeVideo(task.src, start(task));
 }
 
-/** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
-export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dimensions> {
+/**
+ * Size as displayed (EXIF orientation or video rotation applied), from headers only, and for
+ * a photo its ThumbHash placeholder (workers/thumb-hash.ts). Videos have none: their frame
+ * would cost an ffmpeg run per video.
+ */
+export async function dimensions(task: DimensionsTask & TaskClock): Promise<TileDimensions> {
   const budget = start(task);
   if (task.kind === 'video') {
     const { width, height } = await probeVideo(task.src, budget);
     return { width, height };
   }
-  const meta = await sharp(await regularFile(task.src), SHARP_INPUT).metadata();
-  return { width: meta.autoOrient.width, height: meta.autoOrient.height };
+  const src = await regularFile(task.src);
+  const meta = await sharp(src, SHARP_INPUT).metadata();
+  const size = { width: meta.autoOrient.width, height: meta.autoOrient.height };
+  // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
+  if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
+  // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
+  // has one, and its tile shows the designed "cannot show" state once its thumbnail fails.
+  const thumbHash = await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds: budget.seconds() })).catch(() => undefined);
+  return thumbHash === undefined ? size : { ...size, thumbHash };
 }
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
