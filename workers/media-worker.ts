@@ -164,8 +164,11 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
   // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
   if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
   // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
-  // has one, and its tile shows the designed "cannot show" state once its thumbnail fails.
-  const thumbHash = await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds: budget.seconds() })).catch(() => undefined);
+  // has one, and its tile shows the designed "cannot show" state once its thumbnail fails. A
+  // placeholder is not worth holding a worker for long (a huge PNG or TIFF, which libvips
+  // cannot shrink while decoding): past PLACEHOLDER_SECONDS the tile goes without.
+  const seconds = Math.min(PLACEHOLDER_SECONDS, budget.seconds());
+  const thumbHash = await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds })).catch(() => undefined);
   return thumbHash === undefined ? size : { ...size, thumbHash };
 }
 
@@ -232,6 +235,8 @@ async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
  * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
  */
 const SHARP_INPUT: SharpOptions = { failOn: 'error' };
+/** The most a photo's ThumbHash may take (a 24 MP JPEG takes some 65 ms). */
+const PLACEHOLDER_SECONDS = 2;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 
