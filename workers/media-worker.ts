@@ -17,6 +17,7 @@ import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/
 import { withSourceTag } from '../server/core/media/source-tag.js';
 import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.js';
 import { decodeHeif, isHevcHeif } from './heif-decode.js';
+import { thumbHashOf } from './thumb-hash.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
 import {
@@ -29,6 +30,7 @@ import {
   type PathTask,
   type TaskClock,
   taskStarted,
+  type TileDimensions,
   type ThumbnailResult,
   type ThumbnailTask,
   type VideoInfo,
@@ -145,15 +147,29 @@ export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> 
   return probeVideo(task.src, start(task));
 }
 
-/** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
-export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dimensions> {
+/**
+ * Size as displayed (EXIF orientation or video rotation applied), from headers only, and for
+ * a photo its ThumbHash placeholder (workers/thumb-hash.ts). Videos have none: their frame
+ * would cost an ffmpeg run per video.
+ */
+export async function dimensions(task: DimensionsTask & TaskClock): Promise<TileDimensions> {
   const budget = start(task);
   if (task.kind === 'video') {
     const { width, height } = await probeVideo(task.src, budget);
     return { width, height };
   }
-  const meta = await sharp(await regularFile(task.src), SHARP_INPUT).metadata();
-  return { width: meta.autoOrient.width, height: meta.autoOrient.height };
+  const src = await regularFile(task.src);
+  const meta = await sharp(src, SHARP_INPUT).metadata();
+  const size = { width: meta.autoOrient.width, height: meta.autoOrient.height };
+  // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
+  if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
+  // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
+  // has one, and its tile shows the designed "cannot show" state once its thumbnail fails. A
+  // placeholder is not worth holding a worker for long (a huge PNG or TIFF, which libvips
+  // cannot shrink while decoding): past PLACEHOLDER_SECONDS the tile goes without.
+  const seconds = Math.min(PLACEHOLDER_SECONDS, budget.seconds());
+  const thumbHash = await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds })).catch(() => undefined);
+  return thumbHash === undefined ? size : { ...size, thumbHash };
 }
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
@@ -219,6 +235,8 @@ async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
  * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
  */
 const SHARP_INPUT: SharpOptions = { failOn: 'error' };
+/** The most a photo's ThumbHash may take (a 24 MP JPEG takes some 65 ms). */
+const PLACEHOLDER_SECONDS = 2;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 

@@ -23,8 +23,8 @@ export interface MediaTasks {
   exif: { input: PathTask; result: ExifRecord };
   /** Duration, displayed size, codec and frame rate of the first video stream. */
   videoInfo: { input: PathTask; result: VideoInfo };
-  /** Size as displayed (EXIF orientation or video rotation applied), from headers only. */
-  dimensions: { input: DimensionsTask; result: Dimensions };
+  /** Size as displayed (EXIF orientation or video rotation applied), from headers only; for a photo also its placeholder. */
+  dimensions: { input: DimensionsTask; result: TileDimensions };
   /** A copy of a video every browser plays: a faststart remux or an H.264 rendition (workers/web-video.ts). */
   webVideo: { input: WebVideoTask; result: WebVideoResult };
 }
@@ -135,6 +135,16 @@ export interface WebVideoResult {
 export interface Dimensions {
   width: number;
   height: number;
+}
+
+/** What an album page lays a tile out with. */
+export interface TileDimensions extends Dimensions {
+  /**
+   * The photo's ThumbHash, base64 (workers/thumb-hash.ts). Absent for videos, for HEIC/HEIF
+   * (decoding one takes 0.5–1 s, too long for a page to wait on) and for files that cannot
+   * be decoded.
+   */
+  thumbHash?: string;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ import { createPasswordRouter } from './routes/password-routes.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
+/** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
+const THUMBHASH_DIR = path.join(ROOT_DIR, 'node_modules', 'thumbhash');
 
 export interface AppDeps {
   readonly config: Config;
@@ -57,7 +59,11 @@ export function createApp(deps: AppDeps): Express {
   app.set('view engine', 'ejs');
   app.set('views', VIEWS_DIR);
   app.set('view cache', config.production);
-  app.locals.asset = createAssetUrls({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': PHOTOSWIPE_DIR });
+  app.locals.asset = createAssetUrls({
+    '/assets/': path.join(VIEWS_DIR, 'assets'),
+    '/vendor/photoswipe/': PHOTOSWIPE_DIR,
+    '/vendor/thumbhash/': THUMBHASH_DIR,
+  });
 
   app.use(cookieParser());
   // The media API first: thumbnails are most of a gallery's requests, and nothing below
@@ -65,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   for (const r of deps.apiRouters ?? []) app.use(r);
   app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));
   app.use('/vendor/photoswipe', staticFiles(PHOTOSWIPE_DIR));
+  app.use('/vendor/thumbhash', staticFiles(THUMBHASH_DIR));
   for (const kind of ['hero', 'cards', 'landing']) {
     app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
   }

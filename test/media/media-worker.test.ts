@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA } from 'thumbhash';
 import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
 import {
@@ -33,6 +34,11 @@ describe('media worker', function () {
       writeCameraJpeg(file('camera.jpg'), 2400, 1600),
       writeJpeg(file('tiny.jpg'), 300, 200),
       writePng(file('plain.png'), 500, 250),
+      sharp({ create: { width: 120, height: 90, channels: 3, background: '#7a7a7a' } })
+        .greyscale()
+        .png()
+        .toFile(file('grey.png')),
+      fs.promises.copyFile(path.join(import.meta.dirname, '..', 'fixtures', 'heic', 'IMG_5195.HEIC'), file('IMG_5195.HEIC')),
       writeTruncatedJpeg(file('truncated.jpg')),
       writeVideo(file('clip.mp4'), { width: 320, height: 240, seconds: 2 }),
       writeVideo(file('portrait.mp4'), { width: 320, height: 240, seconds: 2, rotate: 90 }),
@@ -199,9 +205,51 @@ describe('media worker', function () {
 
   describe('dimensions', function () {
     it('should answer the displayed size of photos and videos', async function () {
-      expect(await pool.dimensions({ src: file('orientation-6.jpg'), kind: 'image' })).to.deep.equal({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
-      expect(await pool.dimensions({ src: file('orientation-3.jpg'), kind: 'image' })).to.deep.equal({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
+      expect(await pool.dimensions({ src: file('orientation-6.jpg'), kind: 'image' })).to.include({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
+      expect(await pool.dimensions({ src: file('orientation-3.jpg'), kind: 'image' })).to.include({ width: DISPLAY_WIDTH, height: DISPLAY_HEIGHT });
       expect(await pool.dimensions({ src: file('portrait.mp4'), kind: 'video' })).to.deep.equal({ width: 240, height: 320 });
+    });
+
+    describe('the ThumbHash placeholder', function () {
+      /** The photo's mean colour, 0–255 per channel, as sharp measures it. */
+      async function meanColour(src: string): Promise<number[]> {
+        const { channels } = await sharp(src).stats();
+        return channels.slice(0, 3).map((c) => c.mean);
+      }
+
+      for (const name of ['camera.jpg', 'plain.png', 'grey.png']) {
+        it(`should decode back to the average colour of ${name}`, async function () {
+          const { thumbHash } = await pool.dimensions({ src: file(name), kind: 'image' });
+          expect(thumbHash).to.be.a('string');
+          const bytes = Buffer.from(thumbHash!, 'base64');
+          // Some 20–30 bytes: it is inlined in the page once per tile.
+          expect(bytes.length).to.be.within(5, 40);
+          const { r, g, b, a } = thumbHashToAverageRGBA(bytes);
+          const expected = await meanColour(file(name));
+          expect(a).to.be.closeTo(1, 0.01);
+          for (const [i, c] of [r, g, b].entries()) expect(c * 255, `channel ${i}`).to.be.closeTo(expected[i]!, 12);
+        });
+      }
+
+      it('should follow the EXIF orientation: the hash has the displayed aspect ratio', async function () {
+        const { thumbHash } = await pool.dimensions({ src: file('orientation-6.jpg'), kind: 'image' });
+        const ratio = thumbHashToApproximateAspectRatio(Buffer.from(thumbHash!, 'base64'));
+        expect(ratio).to.be.closeTo(DISPLAY_WIDTH / DISPLAY_HEIGHT, 0.25);
+      });
+
+      it('should give a HEIC none (decoding one takes up to a second), only its size', async function () {
+        const size = await pool.dimensions({ src: file('IMG_5195.HEIC'), kind: 'image' });
+        expect(size).to.deep.equal({ width: 2566, height: 3313 });
+      });
+
+      it('should give a video none', async function () {
+        expect(await pool.dimensions({ src: file('clip.mp4'), kind: 'video' })).to.not.have.property('thumbHash');
+      });
+
+      it('should give a truncated JPEG its size from the header and no placeholder', async function () {
+        const size = await pool.dimensions({ src: file('truncated.jpg'), kind: 'image' });
+        expect(size).to.deep.equal({ width: 400, height: 300 });
+      });
     });
   });
 });

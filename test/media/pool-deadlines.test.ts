@@ -86,7 +86,7 @@ describe('media pool deadlines', function () {
     expect((err as MediaTaskError).task).to.equal('videoInfo');
     // The only worker was ended; a new one takes the next task.
     expect((await pool.exif({ src: jpeg })).ImageWidth).to.equal(300);
-    expect(await pool.dimensions({ src: jpeg, kind: 'image' })).to.deep.equal({ width: 300, height: 200 });
+    expect(await pool.dimensions({ src: jpeg, kind: 'image' })).to.include({ width: 300, height: 200 });
   });
 
   it('should not count the time a task waits for a worker', async function () {
@@ -96,7 +96,7 @@ describe('media pool deadlines', function () {
     const size = pool.dimensions({ src: jpeg, kind: 'image' });
     expect(await stuck).to.be.instanceOf(MediaTaskError);
     expect((await record).ImageWidth).to.equal(300);
-    expect(await size).to.deep.equal({ width: 300, height: 200 });
+    expect(await size).to.include({ width: 300, height: 200 });
   });
 
   it('should refuse an image task on a FIFO at once, never opening it', async function () {

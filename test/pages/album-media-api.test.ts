@@ -74,6 +74,7 @@ describe('GET /api/album-media', () => {
         ].join(', '),
         width: 300,
         height: 200,
+        thumbHash: null,
         duration: null,
         durationText: null,
         motion: null,

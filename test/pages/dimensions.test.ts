@@ -81,7 +81,7 @@ describe('DimensionsCache', () => {
       const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
       expect(cache.fileOf(ALBUM)).to.equal(file);
       const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
-      expect(saved.version).to.equal(2);
+      expect(saved.version).to.equal(3);
       expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
       expect(saved.entries['clip.mp4']).to.include({ width: 1920, height: 1080, duration: 65.4 });
       expect(saved.entries['a.jpg'].mtimeMs).to.equal(fs.statSync(path.join(albumsDir, ALBUM, 'a.jpg')).mtimeMs);
@@ -118,6 +118,18 @@ describe('DimensionsCache', () => {
       const rescanned = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
       await again.provide(rescanned, rescanned.media);
       expect(reader.asked).to.deep.equal(['b.jpg']);
+    });
+
+    it('should not trust a cache entry whose ThumbHash is not one (the page puts it in an attribute)', async () => {
+      const stat = fs.statSync(path.join(albumsDir, ALBUM, 'a.jpg'));
+      const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const entry = { mtimeMs: stat.mtimeMs, size: stat.size, width: 10, height: 10, thumbHash: '"><script>' };
+      fs.writeFileSync(file, JSON.stringify({ version: 3, entries: { 'a.jpg': entry } }));
+      const reader = new FakeReader();
+      const node = albumNode(ALBUM, ['a.jpg']);
+      expect((await make(reader).provide(node, node.media))[0]).to.not.have.property('thumbHash');
+      expect(reader.asked).to.deep.equal(['a.jpg']);
     });
 
     it('should start empty from a cache file it cannot read', async () => {
@@ -193,11 +205,40 @@ describe('DimensionsCache', () => {
     });
     after(() => pool.close());
 
-    it('should read the displayed size of a real JPEG', async () => {
+    it('should read the displayed size and the ThumbHash of a real JPEG', async () => {
       await writeJpeg(path.join(albumsDir, ALBUM, 'real.jpg'), 64, 48);
       const node = albumNode(ALBUM, ['real.jpg']);
       const dims = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger }).provide(node, node.media);
-      expect(dims).to.deep.equal([{ width: 64, height: 48, duration: undefined }]);
+      expect(dims).to.have.length(1);
+      expect(dims[0]).to.include({ width: 64, height: 48 });
+      expect(dims[0]?.thumbHash).to.match(/^[A-Za-z0-9+/]+=*$/);
+    });
+
+    it('should keep the ThumbHash on disk with the size, so a restart reads no photo', async () => {
+      await writeJpeg(path.join(albumsDir, ALBUM, 'real.jpg'), 64, 48);
+      const node = albumNode(ALBUM, ['real.jpg']);
+      const first = new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger });
+      const [read] = await first.provide(node, node.media);
+      await first.flush();
+      const saved = JSON.parse(fs.readFileSync(first.fileOf(ALBUM), 'utf8'));
+      expect(saved.entries['real.jpg']).to.include({ width: 64, height: 48, thumbHash: read?.thumbHash });
+
+      const tasksBefore = pool.tasksRun;
+      const restarted = new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger });
+      const fresh = albumNode(ALBUM, ['real.jpg']);
+      expect(await restarted.provide(fresh, fresh.media)).to.deep.equal([read]);
+      expect(pool.tasksRun - tasksBefore).to.equal(0);
+    });
+
+    it('should read a photo again whose cache entry came from a version without ThumbHashes', async () => {
+      await writeJpeg(path.join(albumsDir, ALBUM, 'real.jpg'), 64, 48);
+      const stat = fs.statSync(path.join(albumsDir, ALBUM, 'real.jpg'));
+      const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ version: 2, entries: { 'real.jpg': { mtimeMs: stat.mtimeMs, size: stat.size, width: 64, height: 48 } } }));
+      const node = albumNode(ALBUM, ['real.jpg']);
+      const [dims] = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger }).provide(node, node.media);
+      expect(dims?.thumbHash).to.be.a('string');
     });
   });
 });

@@ -17,12 +17,15 @@ function initAlbum(list) {
   // plain relative import would keep an old copy after a deploy.
   const assets = JSON.parse(list.dataset.assets ?? '{}');
   applyAspectRatios(list);
+  const prepareTiles = tilePreparer(assets);
+  prepareTiles(list.querySelectorAll('.media__item'));
 
   const items = import(assets.albumItems).then(({ AlbumItems }) => new AlbumItems(list));
   void Promise.all([items, import(assets.infiniteScroll)]).then(([albumItems, { initInfiniteScroll }]) =>
     initInfiniteScroll(list, {
       onAdded(tiles) {
         applyAspectRatios(list, tiles);
+        prepareTiles(tiles);
         albumItems.addFromDom(tiles);
       },
     }),
@@ -35,16 +38,27 @@ function initAlbum(list) {
       createLightbox({ list, items: albumItems, assets }),
     ));
 
+  // The lightbox's code is fetched ahead of the first tap (a slow phone took 1.5 s to open
+  // it): as soon as the page is idle, or when a finger first lands on a tile.
+  whenIdle(() => preloadModules(LIGHTBOX_MODULES.map((name) => assets[name])));
+  list.addEventListener('pointerdown', (event) => {
+    if (event.target instanceof Element && event.target.closest('a.media__link')) void lightboxReady().catch(() => undefined);
+  });
+
   // Listening from the start: a click while the modules load still opens the lightbox.
   list.addEventListener('click', (event) => {
     const link = event.target instanceof Element ? event.target.closest('a.media__link') : null;
     // Ctrl/Cmd/Shift-click and middle-click keep their usual meaning: open the original.
-    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (!(link instanceof HTMLAnchorElement) || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    lightboxReady().then(
-      (lb) => lb.open(Number(link.dataset.index)),
-      () => window.location.assign(link.href), // no lightbox: the link does what it says
-    );
+    // The tapped tile shows that something is happening while the lightbox loads.
+    link.dataset.opening = '';
+    lightboxReady()
+      .then(
+        (lb) => lb.open(Number(link.dataset.index)),
+        () => window.location.assign(link.href), // no lightbox: the link does what it says
+      )
+      .finally(() => delete link.dataset.opening);
   });
   const openFromHash = async () => {
     if (new URLSearchParams(window.location.hash.slice(1)).has('photo')) (await lightboxReady()).openFromHash();
@@ -59,6 +73,47 @@ function initAlbum(list) {
       void lightboxReady().then((lb) => lb.toggleHelp());
     }
   });
+}
+
+/** What the lightbox imports (views/assets/lightbox.js), by their keys in #media's data-assets. */
+const LIGHTBOX_MODULES = ['lightbox', 'pswpLightbox', 'pswp', 'overlays', 'exifFormat', 'livePhoto'];
+
+/**
+ * Tiles' placeholders and thumbnails (views/assets/tile-placeholders.js, tile-images.js):
+ * a function for the page's tiles and those infinite scroll adds. The thumbnails are
+ * watched even when the ThumbHash decoder fails to load.
+ * @param {Record<string, string>} assets
+ * @returns {(tiles: Iterable<HTMLElement>) => void}
+ */
+function tilePreparer(assets) {
+  const images = import(assets.tileImages);
+  const placeholders = Promise.all([import(assets.tilePlaceholders), import(assets.thumbhash)]);
+  return (tiles) => {
+    const batch = [...tiles];
+    void placeholders.then(([{ paintPlaceholders }, thumbhash]) => paintPlaceholders(batch, thumbhash)).catch(() => undefined);
+    void images.then(({ watchTileImages }) => watchTileImages(batch));
+  };
+}
+
+/**
+ * Fetches and compiles modules without running them (`<link rel=modulepreload>`), so a
+ * later import of the same URLs only has to evaluate them.
+ * @param {string[]} urls
+ */
+function preloadModules(urls) {
+  for (const href of urls) {
+    if (!href || document.querySelector(`link[rel=modulepreload][href="${CSS.escape(href)}"]`)) continue;
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+/** @param {() => void} work */
+function whenIdle(work) {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(work, { timeout: 3000 });
+  else setTimeout(work, 1500);
 }
 
 /**

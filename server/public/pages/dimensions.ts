@@ -14,6 +14,8 @@ export interface MediaDimensions {
   readonly width: number;
   readonly height: number;
   readonly duration?: number | undefined;
+  /** Photos: the ThumbHash the tile shows until its thumbnail arrives (workers/thumb-hash.ts). */
+  readonly thumbHash?: string | undefined;
   /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
   readonly playback?: VideoPlayback | undefined;
 }
@@ -33,7 +35,7 @@ export interface DimensionsProvider {
 
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
-  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number }>;
+  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number; thumbHash?: string }>;
   videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null }>>;
 }
 
@@ -65,6 +67,7 @@ interface Stored {
   readonly width: number;
   readonly height: number;
   readonly duration?: number;
+  readonly thumbHash?: string;
   readonly playback?: VideoPlayback;
 }
 
@@ -74,8 +77,8 @@ interface AlbumRecord {
   saving: Promise<void>;
 }
 
-/** 2: videos carry their playback plan. */
-const FILE_VERSION = 2;
+/** 2: videos carry their playback plan. 3: photos carry their ThumbHash (older files lack it, so are read again). */
+const FILE_VERSION = 3;
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -177,11 +180,18 @@ export class DimensionsCache {
     try {
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
-      const read: { width: number; height: number; duration?: number; playback?: VideoPlayback } =
+      const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback } =
         kind === 'video' ? videoRead(await reader.videoInfo({ src })) : await reader.dimensions({ src, kind });
       if (!(read.width > 0 && read.height > 0)) return null;
-      const { duration, playback } = read;
-      const stored: Stored = { mtimeMs: stat.mtimeMs, size: stat.size, width: read.width, height: read.height, ...(playback ? { playback } : {}) };
+      const { duration, playback, thumbHash } = read;
+      const stored: Stored = {
+        mtimeMs: stat.mtimeMs,
+        size: stat.size,
+        width: read.width,
+        height: read.height,
+        ...(isThumbHash(thumbHash) ? { thumbHash } : {}),
+        ...(playback ? { playback } : {}),
+      };
       return duration !== undefined && Number.isFinite(duration) && duration > 0 ? { ...stored, duration } : stored;
     } catch (err) {
       // A busy pool is a "not now": the next page view asks again. Anything else (a corrupt
@@ -247,8 +257,16 @@ export class DimensionsCache {
 }
 
 function toDimensions(s: Stored): MediaDimensions {
-  const dims = { width: s.width, height: s.height, duration: s.duration };
+  const dims = { width: s.width, height: s.height, duration: s.duration, ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}) };
   return s.playback ? { ...dims, playback: s.playback } : dims;
+}
+
+/**
+ * A ThumbHash as the worker writes it: base64 of a few dozen bytes at most (workers/thumb-hash.ts). Checked
+ * on the way in and out of the cache file, because the page puts it into an attribute.
+ */
+function isThumbHash(v: unknown): v is string {
+  return typeof v === 'string' && /^[A-Za-z0-9+/]{6,64}={0,2}$/.test(v);
 }
 
 /** A video's size and length, and its plan when the probe told what it depends on. */
@@ -284,6 +302,7 @@ function isStored(v: unknown): v is Stored {
     positive(s.width) &&
     positive(s.height) &&
     (s.duration === undefined || positive(s.duration)) &&
+    (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
     (s.playback === undefined || isPlayback(s.playback))
   );
 }

@@ -27,6 +27,12 @@ export interface MediaView {
   /** Display size; null when it could not be read (yet). */
   readonly width: number | null;
   readonly height: number | null;
+  /**
+   * The photo's ThumbHash (base64), which the tile paints as its background until the
+   * thumbnail arrives (views/assets/tile-placeholders.js); null where there is none (videos,
+   * HEIC, undecodable files, or not read yet).
+   */
+  readonly thumbHash: string | null;
   /** Seconds, videos only. */
   readonly duration: number | null;
   /** '1:05', for the badge. */
@@ -126,6 +132,7 @@ export async function mediaViews(
       srcset: thumbnailSrcset(mediaPath, v),
       width: d?.width ?? null,
       height: d?.height ?? null,
+      thumbHash: d?.thumbHash ?? null,
       duration,
       durationText: formatDuration(duration),
       motion: motion ? motionView(`${album.path}/${motion.item.name}`, motionDims.get(motion.item)?.playback) : null,
