@@ -31,7 +31,9 @@ export interface JpegHead {
 const TEXT_TAGS = { Make: 0x010f, Model: 0x0110, LensModel: 0xa434, DateTimeOriginal: 0x9003 } as const;
 const NUMBER_TAGS = { FocalLength: 0x920a, FNumber: 0x829d, ExposureTime: 0x829a, ISO: 0x8827 } as const;
 const EXIF_IFD_POINTER = 0x8769;
-const WANTED = new Set<number>([...Object.values(TEXT_TAGS), ...Object.values(NUMBER_TAGS), EXIF_IFD_POINTER]);
+/** Where IFD1 keeps the camera's own small preview (a JPEG inside the EXIF block). */
+const PREVIEW_TAGS = { offset: 0x0201, length: 0x0202 } as const;
+const WANTED = new Set<number>([...Object.values(TEXT_TAGS), ...Object.values(NUMBER_TAGS), EXIF_IFD_POINTER, ...Object.values(PREVIEW_TAGS)]);
 
 /** Real IFDs hold tens of entries; an IFD claiming more is read up to this many. */
 const MAX_IFD_ENTRIES = 1024;
@@ -134,6 +136,31 @@ export function readExifFields(block: Buffer): ExifFields {
   };
 }
 
+/**
+ * The preview JPEG a camera writes into the EXIF block (IFD1, typically 160×120), when the
+ * block holds a whole one: a placeholder can be made from it without decoding the photo.
+ * Bounded like the rest: offsets are checked against the block, nothing is followed twice.
+ */
+export function exifPreview(block: Buffer): Buffer | undefined {
+  const tiff = block.subarray(0, 6).equals(EXIF_PREFIX) ? block.subarray(6) : block;
+  if (tiff.length < 8) return undefined;
+  const order = tiff.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') return undefined;
+  const reader = new TiffReader(tiff, order === 'II');
+  if (reader.u16(2) !== 42) return undefined;
+  const ifd0 = reader.u32(4);
+  const ifd1 = reader.nextIfd(ifd0);
+  if (ifd1 === null || ifd1 === ifd0) return undefined;
+  const entries = reader.ifd(ifd1);
+  const offsetEntry = entries.get(PREVIEW_TAGS.offset);
+  const lengthEntry = entries.get(PREVIEW_TAGS.length);
+  const offset = offsetEntry ? reader.firstNumber(offsetEntry) : null;
+  const length = lengthEntry ? reader.firstNumber(lengthEntry) : null;
+  if (offset === null || length === null || length < 4 || offset + length > tiff.length) return undefined;
+  const preview = tiff.subarray(offset, offset + length);
+  return preview[0] === 0xff && preview[1] === 0xd8 ? preview : undefined;
+}
+
 interface IfdEntry {
   readonly type: number;
   readonly count: number;
@@ -156,6 +183,14 @@ class TiffReader {
   u32(at: number): number | null {
     if (at < 0 || at + 4 > this.buf.length) return null;
     return this.littleEndian ? this.buf.readUInt32LE(at) : this.buf.readUInt32BE(at);
+  }
+
+  /** The offset of the IFD that follows the one at `offset` (0 or out of the block: none). */
+  nextIfd(offset: number | null): number | null {
+    const declared = offset === null ? null : this.u16(offset);
+    if (offset === null || declared === null || declared > MAX_IFD_ENTRIES) return null;
+    const next = this.u32(offset + 2 + declared * ENTRY_BYTES);
+    return next === null || next === 0 || next >= this.buf.length ? null : next;
   }
 
   /** The wanted entries of the IFD at `offset` (first of a tag wins). */

@@ -17,8 +17,8 @@ import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/
 import { withSourceTag } from '../server/core/media/source-tag.js';
 import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.js';
 import { decodeHeif, isHevcHeif } from './heif-decode.js';
-import { thumbHashOf } from './thumb-hash.js';
-import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
+import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
+import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
 import {
   type DecodedImage,
@@ -168,7 +168,9 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
   // placeholder is not worth holding a worker for long (a huge PNG or TIFF, which libvips
   // cannot shrink while decoding): past PLACEHOLDER_SECONDS the tile goes without.
   const seconds = Math.min(PLACEHOLDER_SECONDS, budget.seconds());
-  const thumbHash = await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds })).catch(() => undefined);
+  const preview = meta.format === 'jpeg' ? await cameraPreview(src) : undefined;
+  const fromPreview = preview && (await thumbHashOfPreview(preview, meta).catch(() => undefined));
+  const thumbHash = fromPreview ?? (await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds })).catch(() => undefined));
   return thumbHash === undefined ? size : { ...size, thumbHash };
 }
 
@@ -263,6 +265,12 @@ async function writeAtomically(pipeline: Sharp, dest: string, tag: string | unde
 async function regularFile(file: string): Promise<string> {
   if (!(await fs.stat(file)).isFile()) throw new Error(`${path.basename(file)} is not a regular file`);
   return file;
+}
+
+/** The preview JPEG a camera wrote into the EXIF block, when the head of the file holds it. */
+async function cameraPreview(src: string): Promise<Buffer | undefined> {
+  const { exif } = readJpegHead(await readHead(src, EXIF_HEAD_BYTES));
+  return exif ? exifPreview(exif) : undefined;
 }
 
 async function readHead(file: string, bytes: number): Promise<Buffer> {
