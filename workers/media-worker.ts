@@ -19,6 +19,7 @@ import { isHevcHeader, needsHeifDecoder } from '../server/core/media-catalogue.j
 import { decodeHeif, isHevcHeif } from './heif-decode.js';
 import { type ExifFields, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
+import { contentId } from './content-id.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -158,8 +159,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Dime
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-export { webVideo };
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo } satisfies MediaTaskHandlers;
+export { contentId, webVideo };
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------
