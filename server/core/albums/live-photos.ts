@@ -27,8 +27,20 @@ function splitName(name: string): { stem: string; ext: string } | undefined {
   return { stem: name.slice(0, dot).toLowerCase(), ext: name.slice(dot).toLowerCase() };
 }
 
-const isStill = (item: MediaItem, ext: string) => item.kind === 'image' && STILL_EXTENSIONS.has(ext);
-const isMotion = (item: MediaItem, ext: string) => item.kind === 'video' && ext === MOTION_EXTENSION;
+const isStill = (item: Pick<MediaItem, 'kind'>, ext: string) => item.kind === 'image' && STILL_EXTENSIONS.has(ext);
+const isMotion = (item: Pick<MediaItem, 'kind'>, ext: string) => item.kind === 'video' && ext === MOTION_EXTENSION;
+
+/** Whether a file could be the still of a Live Photo (`.heic .heif .jpg .jpeg`). */
+export const isLivePhotoStill = (item: Pick<MediaItem, 'name' | 'kind'>): boolean => {
+  const parts = splitName(item.name);
+  return parts !== undefined && isStill(item, parts.ext);
+};
+
+/** Whether a file could be the motion of a Live Photo (`.mov`). */
+export const isLivePhotoMotion = (item: Pick<MediaItem, 'name' | 'kind'>): boolean => {
+  const parts = splitName(item.name);
+  return parts !== undefined && isMotion(item, parts.ext);
+};
 
 /** Content identifiers by file name (exact), for the files of one folder that have one. */
 export type ContentIds = ReadonlyMap<string, string>;
