@@ -12,6 +12,7 @@ import { createThumbnailCache } from './media/thumbnails.js';
 import { createFullSizeCache } from './media/full-size.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
+import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
@@ -37,6 +38,8 @@ export interface Gallery {
   readonly index: AlbumIndex;
   readonly home: HomeContentStore;
   readonly pool: MediaPool;
+  /** Reads Live Photos' content identifiers after each scan, in the background (docs/api.md#live-photos). */
+  readonly livePhotoIds: LivePhotoIds;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
+  const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
   const dimensions = new DimensionsCache({
     locate: locateMedia,
@@ -90,9 +94,11 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     index,
     home,
     pool,
+    livePhotoIds,
     async close() {
       index.close();
       home.close();
+      await livePhotoIds.close();
       await dimensions.flush();
       await pool.close();
     },

@@ -5,7 +5,8 @@
  * the whole segment, IFDs pointing back at themselves) then costs seconds to minutes of CPU.
  * Here only two IFDs are read (IFD0 and its Exif sub-IFD, never one twice), only the wanted
  * tags are decoded, only the first component of a number is read and text is capped: the cost
- * is at most a few thousand 12-byte entries.
+ * is at most a few thousand 12-byte entries. The same holds for Apple's content identifier
+ * (readAppleContentId), one more IFD inside the MakerNote.
  */
 
 export interface ExifFields {
@@ -33,7 +34,7 @@ const NUMBER_TAGS = { FocalLength: 0x920a, FNumber: 0x829d, ExposureTime: 0x829a
 const EXIF_IFD_POINTER = 0x8769;
 /** Where IFD1 keeps the camera's own small preview (a JPEG inside the EXIF block). */
 const PREVIEW_TAGS = { offset: 0x0201, length: 0x0202 } as const;
-const WANTED = new Set<number>([...Object.values(TEXT_TAGS), ...Object.values(NUMBER_TAGS), EXIF_IFD_POINTER, ...Object.values(PREVIEW_TAGS)]);
+const WANTED = new Set<number>([...Object.values(TEXT_TAGS), ...Object.values(NUMBER_TAGS), EXIF_IFD_POINTER]);
 
 /** Real IFDs hold tens of entries; an IFD claiming more is read up to this many. */
 const MAX_IFD_ENTRIES = 1024;
@@ -143,15 +144,12 @@ export function readExifFields(block: Buffer): ExifFields {
  */
 export function exifPreview(block: Buffer): Buffer | undefined {
   const tiff = block.subarray(0, 6).equals(EXIF_PREFIX) ? block.subarray(6) : block;
-  if (tiff.length < 8) return undefined;
-  const order = tiff.toString('latin1', 0, 2);
-  if (order !== 'II' && order !== 'MM') return undefined;
-  const reader = new TiffReader(tiff, order === 'II');
-  if (reader.u16(2) !== 42) return undefined;
+  const reader = tiffReader(tiff);
+  if (!reader) return undefined;
   const ifd0 = reader.u32(4);
   const ifd1 = reader.nextIfd(ifd0);
   if (ifd1 === null || ifd1 === ifd0) return undefined;
-  const entries = reader.ifd(ifd1);
+  const entries = reader.ifd(ifd1, PREVIEW_ONLY);
   const offsetEntry = entries.get(PREVIEW_TAGS.offset);
   const lengthEntry = entries.get(PREVIEW_TAGS.length);
   const offset = offsetEntry ? reader.firstNumber(offsetEntry) : null;
@@ -159,6 +157,69 @@ export function exifPreview(block: Buffer): Buffer | undefined {
   if (offset === null || length === null || length < 4 || offset + length > tiff.length) return undefined;
   const preview = tiff.subarray(offset, offset + length);
   return preview[0] === 0xff && preview[1] === 0xd8 ? preview : undefined;
+}
+
+const PREVIEW_ONLY: ReadonlySet<number> = new Set(Object.values(PREVIEW_TAGS));
+
+/**
+ * Apple's content identifier of a photo, the one the Live Photo's movie carries too
+ * (docs/api.md#live-photos), from an EXIF block as readExifFields takes it; null when absent.
+ *
+ * It lives in the MakerNote (tag 0x927C of the Exif sub-IFD), which on an iPhone is
+ * 'Apple iOS\0', a version (2 bytes), a byte order ('MM') and then an IFD whose offsets count
+ * from the MakerNote's first byte; tag 0x0011 of that IFD is the identifier, an ASCII UUID.
+ * The same bounds hold as for the gallery's fields: three IFDs at most, each read once, and
+ * every value checked to lie within its block.
+ */
+export function readAppleContentId(block: Buffer): string | null {
+  const tiff = block.subarray(0, 6).equals(EXIF_PREFIX) ? block.subarray(6) : block;
+  const reader = tiffReader(tiff);
+  if (!reader) return null;
+  const ifd0Offset = reader.u32(4);
+  const pointer = reader.ifd(ifd0Offset, EXIF_POINTER_ONLY).get(EXIF_IFD_POINTER);
+  const exifOffset = pointer ? reader.firstNumber(pointer) : null;
+  if (exifOffset === null || exifOffset === ifd0Offset) return null;
+  const makerNote = reader.ifd(exifOffset, MAKER_NOTE_ONLY).get(MAKER_NOTE);
+  if (makerNote?.type !== 7) return null; // UNDEFINED bytes
+  return appleMakerNoteContentId(reader.bytes(makerNote));
+}
+
+const MAKER_NOTE = 0x927c;
+const APPLE_MAKER_NOTE_PREFIX = Buffer.from('Apple iOS\0', 'latin1');
+/** Where the byte order and the IFD start inside Apple's MakerNote. */
+const APPLE_BYTE_ORDER_AT = 12;
+const APPLE_IFD_AT = 14;
+const APPLE_CONTENT_ID = 0x0011;
+const EXIF_POINTER_ONLY: ReadonlySet<number> = new Set([EXIF_IFD_POINTER]);
+const MAKER_NOTE_ONLY: ReadonlySet<number> = new Set([MAKER_NOTE]);
+const CONTENT_ID_ONLY: ReadonlySet<number> = new Set([APPLE_CONTENT_ID]);
+
+function appleMakerNoteContentId(note: Buffer): string | null {
+  if (note.length < APPLE_IFD_AT + 2 || !note.subarray(0, APPLE_MAKER_NOTE_PREFIX.length).equals(APPLE_MAKER_NOTE_PREFIX)) return null;
+  const order = note.toString('latin1', APPLE_BYTE_ORDER_AT, APPLE_IFD_AT);
+  if (order !== 'MM' && order !== 'II') return null;
+  const reader = new TiffReader(note, order === 'II');
+  const entry = reader.ifd(APPLE_IFD_AT, CONTENT_ID_ONLY).get(APPLE_CONTENT_ID);
+  return entry ? contentIdText(reader.text(entry)) : null;
+}
+
+/**
+ * A content identifier as the gallery compares it: printable ASCII without spaces (a UUID in
+ * every file we have seen), upper case; anything else reads as absent rather than pairing
+ * files on garbage.
+ */
+export function contentIdText(value: string | null): string | null {
+  if (value === null || !/^[\x21-\x7e]{1,128}$/.test(value)) return null;
+  return value.toUpperCase();
+}
+
+/** A reader over a TIFF block whose header is sound, or null. */
+function tiffReader(tiff: Buffer): TiffReader | null {
+  if (tiff.length < 8) return null;
+  const order = tiff.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') return null;
+  const reader = new TiffReader(tiff, order === 'II');
+  return reader.u16(2) === 42 ? reader : null;
 }
 
 interface IfdEntry {
@@ -193,8 +254,8 @@ class TiffReader {
     return next === null || next === 0 || next >= this.buf.length ? null : next;
   }
 
-  /** The wanted entries of the IFD at `offset` (first of a tag wins). */
-  ifd(offset: number | null): Map<number, IfdEntry> {
+  /** The wanted entries of the IFD at `offset` (first of a tag wins); the gallery's fields unless told. */
+  ifd(offset: number | null, wanted: ReadonlySet<number> = WANTED): Map<number, IfdEntry> {
     const found = new Map<number, IfdEntry>();
     const declared = offset === null ? null : this.u16(offset);
     if (offset === null || declared === null) return found;
@@ -203,7 +264,7 @@ class TiffReader {
     for (let i = 0; i < count; i++) {
       const at = offset + 2 + i * ENTRY_BYTES;
       const tag = this.u16(at)!;
-      if (!WANTED.has(tag) || found.has(tag)) continue;
+      if (!wanted.has(tag) || found.has(tag)) continue;
       const type = this.u16(at + 2)!;
       const componentCount = this.u32(at + 4)!;
       const bytes = (TYPE_BYTES[type] ?? 0) * componentCount;
@@ -214,6 +275,11 @@ class TiffReader {
       found.set(tag, { type, count: componentCount, valueAt });
     }
     return found;
+  }
+
+  /** The bytes of a value, as stored (an UNDEFINED blob such as a MakerNote); bounded by ifd(). */
+  bytes(entry: IfdEntry): Buffer {
+    return this.buf.subarray(entry.valueAt, entry.valueAt + (TYPE_BYTES[entry.type] ?? 0) * entry.count);
   }
 
   text(entry: IfdEntry): string | null {

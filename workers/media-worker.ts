@@ -20,6 +20,7 @@ import { decodeHeif, isHevcHeif } from './heif-decode.js';
 import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
 import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
+import { contentId } from './content-id.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -176,8 +177,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-export { webVideo };
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo } satisfies MediaTaskHandlers;
+export { contentId, webVideo };
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ export interface MediaTasks {
   dimensions: { input: DimensionsTask; result: TileDimensions };
   /** A copy of a video every browser plays: a faststart remux or an H.264 rendition (workers/web-video.ts). */
   webVideo: { input: WebVideoTask; result: WebVideoResult };
+  /** Apple's content identifier of a Live Photo's still or movie, from headers only (workers/content-id.ts). */
+  contentId: { input: ContentIdTask; result: ContentIdResult };
 }
 
 export type MediaTaskName = keyof MediaTasks;
@@ -130,6 +132,17 @@ export interface WebVideoTask {
 export interface WebVideoResult {
   /** Bytes of the file written. */
   bytes: number;
+}
+
+export interface ContentIdTask {
+  src: string;
+  /** 'image': a HEIC/HEIF/JPEG still (its Apple MakerNote); 'video': a QuickTime movie (its `moov` metadata). */
+  kind: MediaKind;
+}
+
+export interface ContentIdResult {
+  /** The identifier, upper case; null when the file carries none. */
+  contentId: string | null;
 }
 
 export interface Dimensions {

@@ -93,6 +93,8 @@ const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) =>
   videoInfo: () => 'videoInfo',
   dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
   webVideo: (task) => (task.plan === 'faststart' ? 'videoRemux' : 'videoTranscode'),
+  // A header read like EXIF's, for a movie too (its metadata atom, never its frames).
+  contentId: () => 'exif',
 };
 
 /** Which lane a task runs in: by the work, as for deadlines. */
@@ -105,6 +107,7 @@ const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Poo
   videoInfo: () => 'main',
   dimensions: () => 'main',
   webVideo: () => 'video',
+  contentId: () => 'main',
 };
 
 /** Lanes other than main: one worker each; the heif lane's threads end after this long idle. */
@@ -229,6 +232,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     videoInfo: (task) => run('videoInfo', task),
     dimensions: (task) => run('dimensions', task),
     webVideo: (task) => run('webVideo', task),
+    contentId: (task) => run('contentId', task),
     get tasksRun() {
       return submitted - refused;
     },

@@ -213,3 +213,51 @@ describe('AlbumIndex', () => {
     expect(idx.version).to.be.greaterThan(before);
   });
 });
+
+describe('AlbumIndex.setContentIds', () => {
+  let root: string;
+  let index: AlbumIndex;
+  const shown = () => (index.album('a')?.media ?? []).map((m) => (m.motion ? `${m.name}+${m.motion.name}` : m.name));
+
+  before(async () => {
+    root = makeTempDir('content-ids-');
+    const dir = writeAlbum(root, 'a', { title: 'A' });
+    writeAlbum(root, 'a/b', { title: 'B' });
+    for (const name of ['IMG_1.JPG', 'IMG_1.MOV', 'IMG_2.JPG', 'IMG_9.MOV']) fs.writeFileSync(path.join(dir, name), name);
+    index = await AlbumIndex.open({ albumsDir: root, watch: false, log: loggerInto([]) });
+  });
+  after(() => {
+    index.close();
+    removeTempDir(root);
+  });
+
+  it('should pair the album again with the identifiers, as a new snapshot with a change event', () => {
+    expect(shown()).to.deep.equal(['IMG_1.JPG+IMG_1.MOV', 'IMG_2.JPG', 'IMG_9.MOV']);
+    const events: number[] = [];
+    const onChange = (v: number) => events.push(v);
+    index.on('change', onChange);
+    const oldRoot = index.root;
+    const ids = new Map([
+      ['IMG_1.JPG', 'A'],
+      ['IMG_1.MOV', 'B'],
+      ['IMG_9.MOV', 'A'],
+    ]);
+    expect(index.setContentIds('a', ids)).to.equal(true);
+    expect(shown()).to.deep.equal(['IMG_1.JPG+IMG_9.MOV', 'IMG_1.MOV', 'IMG_2.JPG']);
+    expect(events).to.deep.equal([index.version]);
+    expect(index.root).to.not.equal(oldRoot);
+    expect(index.node('a/b')?.parent).to.equal(index.album('a'));
+    // The same identifiers again: nothing changes, no event.
+    expect(index.setContentIds('a', new Map(ids))).to.equal(false);
+    expect(events).to.have.length(1);
+    index.off('change', onChange);
+  });
+
+  it('should keep them across a rescan, and go back to names with none', async () => {
+    await index.rescan();
+    expect(shown()).to.deep.equal(['IMG_1.JPG+IMG_9.MOV', 'IMG_1.MOV', 'IMG_2.JPG']);
+    index.setContentIds('a', new Map());
+    expect(shown()).to.deep.equal(['IMG_1.JPG+IMG_1.MOV', 'IMG_2.JPG', 'IMG_9.MOV']);
+    expect(index.contentIds('a')).to.equal(undefined);
+  });
+});

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MediaItem } from '../../server/core/albums/album-tree.js';
-import { filesOf, pairLivePhotos } from '../../server/core/albums/live-photos.js';
+import { filesOf, pairLivePhotos, repairLivePhotos } from '../../server/core/albums/live-photos.js';
 import { naturalCompare } from '../../server/core/albums/natural-order.js';
 import { mediaKind } from '../../server/core/media-catalogue.js';
 
@@ -68,6 +68,68 @@ describe('pairLivePhotos', () => {
     it('should pair the first of two movies differing in case and keep the other as a video', () => {
       const listed = pairLivePhotos(itemsOf('IMG_1.JPG', 'img_1.mov', 'IMG_1.MOV'));
       expect(shown(listed)).to.deep.equal(['IMG_1.JPG+IMG_1.MOV', 'img_1.mov']);
+    });
+  });
+
+  describe('with content identifiers', () => {
+    const ids = (entries: Record<string, string>) => new Map(Object.entries(entries));
+
+    it('should not pair a still and a movie of one name whose identifiers differ', () => {
+      const listed = pairLivePhotos(itemsOf('DSC_1.JPG', 'DSC_1.MOV'), ids({ 'DSC_1.JPG': 'A', 'DSC_1.MOV': 'B' }));
+      expect(listed).to.deep.equal(itemsOf('DSC_1.JPG', 'DSC_1.MOV'));
+    });
+
+    it('should pair a still and a movie of different names with the same identifier', () => {
+      const listed = pairLivePhotos(itemsOf('IMG_1.JPG', 'IMG_1_export.MOV', 'IMG_2.JPG'), ids({ 'IMG_1.JPG': 'A', 'IMG_1_export.MOV': 'A' }));
+      expect(shown(listed)).to.deep.equal(['IMG_1.JPG+IMG_1_export.MOV', 'IMG_2.JPG']);
+    });
+
+    it('should pair one of a name pair by identifier and the other by name with a file of its name', () => {
+      // IMG_5.MOV belongs to IMG_4.HEIC by identifier; IMG_5.HEIC has no identifier, so it pairs
+      // with nothing of its name left; IMG_6's files pair by name, one side lacking an identifier.
+      const listed = pairLivePhotos(
+        itemsOf('IMG_4.HEIC', 'IMG_5.HEIC', 'IMG_5.MOV', 'IMG_6.JPG', 'IMG_6.MOV'),
+        ids({ 'IMG_4.HEIC': 'A', 'IMG_5.MOV': 'A', 'IMG_6.MOV': 'C' }),
+      );
+      expect(shown(listed)).to.deep.equal(['IMG_4.HEIC+IMG_5.MOV', 'IMG_5.HEIC', 'IMG_6.JPG+IMG_6.MOV']);
+    });
+
+    it('should pair by name where only one side has an identifier', () => {
+      expect(shown(pairLivePhotos(itemsOf('IMG_1.JPG', 'IMG_1.MOV'), ids({ 'IMG_1.MOV': 'A' })))).to.deep.equal(['IMG_1.JPG+IMG_1.MOV']);
+      expect(shown(pairLivePhotos(itemsOf('IMG_1.JPG', 'IMG_1.MOV'), ids({ 'IMG_1.JPG': 'A' })))).to.deep.equal(['IMG_1.JPG+IMG_1.MOV']);
+    });
+
+    it('should give an identifier shared by two stills to the first in natural order, the other staying a photo', () => {
+      // The export of a HEIC keeps its MakerNote: both stills carry A.
+      const listed = pairLivePhotos(
+        itemsOf('IMG_1.JPG', 'IMG_1.HEIC', 'IMG_1.MOV', 'IMG_1 (2).MOV'),
+        ids({ 'IMG_1.JPG': 'A', 'IMG_1.HEIC': 'A', 'IMG_1.MOV': 'A' }),
+      );
+      expect(shown(listed)).to.deep.equal(['IMG_1 (2).MOV', 'IMG_1.HEIC+IMG_1.MOV', 'IMG_1.JPG']);
+    });
+
+    it('should give the same answer whatever order the directory was read in', () => {
+      const given = ids({ 'b.jpg': 'X', 'a.mov': 'X', 'c.mov': 'X', 'c.jpg': 'Y' });
+      const one = pairLivePhotos(itemsOf('a.mov', 'b.jpg', 'c.jpg', 'c.mov'), given);
+      const two = pairLivePhotos(itemsOf('c.mov', 'c.jpg', 'b.jpg', 'a.mov'), given);
+      expect(shown(one)).to.deep.equal(shown(two)).and.to.deep.equal(['b.jpg+a.mov', 'c.jpg', 'c.mov']);
+    });
+  });
+
+  describe('repairLivePhotos', () => {
+    it('should undo the pairs by name and pair again with identifiers', () => {
+      const byName = pairLivePhotos(itemsOf('IMG_1.JPG', 'IMG_1.MOV', 'IMG_2.JPG', 'IMG_9.MOV'));
+      expect(shown(byName)).to.deep.equal(['IMG_1.JPG+IMG_1.MOV', 'IMG_2.JPG', 'IMG_9.MOV']);
+      const again = repairLivePhotos(
+        byName,
+        new Map([
+          ['IMG_1.JPG', 'A'],
+          ['IMG_1.MOV', 'B'],
+          ['IMG_2.JPG', 'B'],
+        ]),
+      );
+      expect(shown(again)).to.deep.equal(['IMG_1.JPG', 'IMG_2.JPG+IMG_1.MOV', 'IMG_9.MOV']);
+      expect(shown(repairLivePhotos(again, new Map()))).to.deep.equal(shown(byName));
     });
   });
 

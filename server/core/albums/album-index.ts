@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from './album-tree.js';
+import { type ContentIds, repairLivePhotos } from './live-photos.js';
 import { scanAlbums } from './scan.js';
 import type { Logger } from '../logger.js';
 
@@ -19,7 +20,8 @@ export interface AlbumIndexOptions {
  * The album tree held in memory (read once at start, never per request), rebuilt as a whole
  * when something changes on disk. Readers always see one consistent snapshot; `version`
  * increases with every rebuild so caches of rendered pages know when to refresh.
- * Emits 'change' after each rebuild.
+ * Emits 'change' after each rebuild, and after new content identifiers re-paired an album's
+ * Live Photos (setContentIds).
  */
 export class AlbumIndex extends EventEmitter {
   #root: TreeNode;
@@ -28,6 +30,8 @@ export class AlbumIndex extends EventEmitter {
   readonly #opts: Required<Omit<AlbumIndexOptions, 'beforeTokenWrite'>> & Pick<AlbumIndexOptions, 'beforeTokenWrite'>;
   /** Tokens that could not be written into a read-only album.json, by version of that file. */
   #memoryTokens: ReadonlyMap<string, string> = new Map();
+  /** Content identifiers of Live Photos' files, by album path (setContentIds): kept across rescans. */
+  readonly #contentIds = new Map<string, ContentIds>();
   readonly #watchers = new Map<string, fs.FSWatcher>();
   #timer: NodeJS.Timeout | undefined;
   #scanning: Promise<void> | undefined;
@@ -83,6 +87,31 @@ export class AlbumIndex extends EventEmitter {
     return album && item ? { album, item } : undefined;
   }
 
+  /** The content identifiers the album's Live Photos are paired with (setContentIds), if any. */
+  contentIds(albumPath: string): ContentIds | undefined {
+    return this.#contentIds.get(albumPath);
+  }
+
+  /**
+   * Pairs the album's Live Photos with these content identifiers (by file name) from now on,
+   * this snapshot and every rescan's (docs/api.md#live-photos); an empty map goes back to
+   * pairing by name. The scan never reads a file, so the identifiers come from outside
+   * (server/media/live-photo-ids.ts). When they change the pairing of an album in the tree, a
+   * new snapshot replaces the old one as after a rescan ('change', `version`). Returns whether
+   * anything changed.
+   */
+  setContentIds(albumPath: string, ids: ContentIds): boolean {
+    if (sameIds(this.#contentIds.get(albumPath) ?? NO_IDS, ids)) return false;
+    if (ids.size === 0) this.#contentIds.delete(albumPath);
+    else this.#contentIds.set(albumPath, new Map(ids));
+    const album = this.album(albumPath);
+    // Identifiers that confirm the pairs by name change nothing readers see: no new snapshot.
+    if (!album || samePairs(album.media, repairLivePhotos(album.media, ids))) return true;
+    this.#publish(withContentIds(this.#root, this.#contentIds, new Set([albumPath])));
+    this.emit('change', this.#version);
+    return true;
+  }
+
   /** Rebuilds the index now; concurrent calls share one scan and one follow-up. */
   async rescan(): Promise<void> {
     if (this.#scanning) {
@@ -110,6 +139,15 @@ export class AlbumIndex extends EventEmitter {
       beforeTokenWrite: this.#opts.beforeTokenWrite,
     });
     this.#memoryTokens = memoryTokens;
+    // The scan paired by name; albums with identifiers are paired again with them.
+    for (const albumPath of this.#contentIds.keys()) if (!isAlbumIn(root, albumPath)) this.#contentIds.delete(albumPath);
+    this.#publish(withContentIds(root, this.#contentIds, new Set(this.#contentIds.keys())));
+    if (this.#opts.watch && !this.#closed) this.#watchDirs(dirs);
+    this.emit('change', this.#version);
+  }
+
+  /** Makes `root` the snapshot readers see. */
+  #publish(root: TreeNode): void {
     const byPath = new Map<string, TreeNode>();
     const walk = (n: TreeNode) => {
       byPath.set(n.path, n);
@@ -119,8 +157,6 @@ export class AlbumIndex extends EventEmitter {
     this.#root = root;
     this.#byPath = byPath;
     this.#version++;
-    if (this.#opts.watch && !this.#closed) this.#watchDirs(dirs);
-    this.emit('change', this.#version);
   }
 
   /**
@@ -166,4 +202,38 @@ export class AlbumIndex extends EventEmitter {
     for (const w of this.#watchers.values()) w.close();
     this.#watchers.clear();
   }
+}
+
+const NO_IDS: ContentIds = new Map();
+
+function sameIds(a: ContentIds, b: ContentIds): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, id] of a) if (b.get(name) !== id) return false;
+  return true;
+}
+
+function samePairs(a: readonly MediaItem[], b: readonly MediaItem[]): boolean {
+  return a.length === b.length && a.every((item, i) => item.name === b[i]!.name && item.motion?.name === b[i]!.motion?.name);
+}
+
+function isAlbumIn(root: TreeNode, albumPath: string): boolean {
+  let node: TreeNode | undefined = root;
+  for (const name of albumPath.split('/')) node = node?.children.find((c) => c.name === name);
+  return isAlbum(node);
+}
+
+/**
+ * A copy of the tree whose albums at `paths` are paired again with their identifiers (none:
+ * by name). Nodes link to their parents, so replacing one means new nodes throughout; the
+ * media lists of the other albums are shared. `root` itself when there is nothing to do.
+ */
+function withContentIds(root: TreeNode, ids: ReadonlyMap<string, ContentIds>, paths: ReadonlySet<string>): TreeNode {
+  if (paths.size === 0) return root;
+  const copy = (node: TreeNode, parent: TreeNode | undefined): TreeNode => {
+    const media = paths.has(node.path) && isAlbum(node) ? Object.freeze(repairLivePhotos(node.media, ids.get(node.path) ?? NO_IDS)) : node.media;
+    const next: TreeNode & { children: readonly TreeNode[] } = { ...node, parent, media, children: [] };
+    next.children = Object.freeze(node.children.map((child) => copy(child, next)));
+    return Object.freeze(next);
+  };
+  return copy(root, undefined);
 }

@@ -75,7 +75,8 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
       return;
     }
     node.meta = meta;
-    // Live Photos are paired by name here, once, for every reader of the tree (see live-photos.ts).
+    // Live Photos are paired by name here, for every reader of the tree; the index pairs again
+    // the albums whose content identifiers it was given (see live-photos.ts).
     node.media = pairLivePhotos(
       visible
         .filter((e) => (e.isFile() || e.isSymbolicLink()) && mediaKind(e.name) !== undefined)
