@@ -13,7 +13,7 @@ import type { ExifFields } from './exif-reader.js';
 export type { MediaKind };
 
 export interface MediaTasks {
-  /** Renders every requested size from a single decode of the original (or of a video frame). */
+  /** Renders every requested size (JPEG, and WebP when asked) from a single decode of the original (or of a video frame). */
   thumbnail: { input: ThumbnailTask; result: ThumbnailResult[] };
   /** A full-size JPEG of a photo browsers cannot display (HEIC, TIFF). */
   fullSize: { input: FullSizeTask; result: Dimensions };
@@ -50,6 +50,8 @@ export interface ThumbnailOutput {
   width: number;
   /** Absolute path of the JPEG to write (atomically). */
   dest: string;
+  /** Absolute path of the WebP of the same pixels to write beside it (atomically); absent, none. */
+  webpDest?: string;
 }
 
 export interface ThumbnailTask {

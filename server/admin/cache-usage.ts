@@ -1,7 +1,17 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { THUMBNAIL_SIZE_NAMES, type ThumbnailSize, dimensionsDir, fullSizeDir, thumbnailDir, webVideoDir } from '../core/media-catalogue.js';
+import {
+  dimensionsDir,
+  fullSizeDir,
+  THUMBNAIL_FORMAT_NAMES,
+  THUMBNAIL_FORMATS,
+  THUMBNAIL_SIZE_NAMES,
+  type ThumbnailFormat,
+  type ThumbnailSize,
+  thumbnailDir,
+  webVideoDir,
+} from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 
 export interface Usage {
@@ -9,9 +19,11 @@ export interface Usage {
   readonly bytes: number;
 }
 
-/** `files` and `bytes` count the thumbnails (every size); the web copies of videos are counted apart. */
+/** `files` and `bytes` count the thumbnails (every size and format); the web copies of videos are counted apart. */
 export interface CacheStats extends Usage {
   readonly sizes: Readonly<Record<ThumbnailSize, Usage>>;
+  /** The same thumbnails by format (JPEG, and the WebP made beside each). */
+  readonly formats: Readonly<Record<ThumbnailFormat, Usage>>;
   /** The web copies of videos (CACHE_DIR/web-video: remuxes and H.264 renditions), their freshness records not counted as files. */
   readonly webVideo: Usage;
   /** Full-size JPEGs of photos browsers cannot display (CACHE_DIR/full-size: HEIC, TIFF). */
@@ -60,20 +72,24 @@ const isWebCopy = (name: string): boolean => !name.startsWith('.') && name.endsW
 /** A finished full-size JPEG, not a temp file being written. */
 const isFullSize = (name: string): boolean => !name.startsWith('.') && name.endsWith('.jpg');
 
+/** A finished thumbnail of one format, not a temp file being written. */
+const isThumbnailIn =
+  (format: ThumbnailFormat) =>
+  (name: string): boolean =>
+    !name.startsWith('.') && name.endsWith(THUMBNAIL_FORMATS[format].extension);
+
+const sum = (usages: readonly Usage[]): Usage => ({ files: usages.reduce((n, u) => n + u.files, 0), bytes: usages.reduce((n, u) => n + u.bytes, 0) });
+
 async function statsOver(dirOf: (size: ThumbnailSize) => string, webDir: string, fullDir: string, recursive: boolean): Promise<CacheStats> {
-  const [webVideo, fullSize, ...usages] = await Promise.all([
+  const [webVideo, fullSize, bySize] = await Promise.all([
     usageOf(webDir, recursive, isWebCopy),
     usageOf(fullDir, recursive, isFullSize),
-    ...THUMBNAIL_SIZE_NAMES.map((s) => usageOf(dirOf(s), recursive)),
+    // Per size, per format: [[small.jpeg, small.webp], [medium.jpeg, …], …].
+    Promise.all(THUMBNAIL_SIZE_NAMES.map((s) => Promise.all(THUMBNAIL_FORMAT_NAMES.map((f) => usageOf(dirOf(s), recursive, isThumbnailIn(f)))))),
   ]);
-  const sizes = Object.fromEntries(THUMBNAIL_SIZE_NAMES.map((s, i) => [s, usages[i]])) as Record<ThumbnailSize, Usage>;
-  return {
-    files: usages.reduce((n, u) => n + u.files, 0),
-    bytes: usages.reduce((n, u) => n + u.bytes, 0),
-    sizes,
-    webVideo: webVideo!,
-    fullSize: fullSize!,
-  };
+  const sizes = Object.fromEntries(THUMBNAIL_SIZE_NAMES.map((s, i) => [s, sum(bySize[i]!)])) as Record<ThumbnailSize, Usage>;
+  const formats = Object.fromEntries(THUMBNAIL_FORMAT_NAMES.map((f, j) => [f, sum(bySize.map((u) => u[j]!))])) as Record<ThumbnailFormat, Usage>;
+  return { ...sum(Object.values(sizes)), sizes, formats, webVideo, fullSize };
 }
 
 /** The whole thumbnail cache. */

@@ -98,7 +98,7 @@ export const decodedFormatsOf = (kind: MediaKind): ReadonlySet<string> =>
 export const listExtensions = (extensions: readonly string[]): string => extensions.join(', ');
 
 /**
- * Thumbnail presets (docs/api.md#get-apithumbnailpathsize): name and maximum width in
+ * Thumbnail presets (docs/api.md#get-apithumbnailpathsizeformat): name and maximum width in
  * pixels, smallest first (the srcset and every listing keep this order).
  */
 export const THUMBNAIL_SIZES = Object.freeze({ small: 400, medium: 1200, large: 1920 });
@@ -113,9 +113,33 @@ export function isThumbnailSize(value: unknown): value is ThumbnailSize {
   return typeof value === 'string' && Object.hasOwn(THUMBNAIL_SIZES, value);
 }
 
+/**
+ * The widest thumbnail an album page's tiles ask for: sizes up to it are grid work, made
+ * before anything else in the media pool; wider ones are the viewer's (docs/api.md#get-apithumbnailpathsizeformat).
+ */
+export const GRID_THUMBNAIL_MAX_WIDTH = 800;
+export const isGridThumbnail = (size: ThumbnailSize): boolean => THUMBNAIL_SIZES[size] <= GRID_THUMBNAIL_MAX_WIDTH;
+
+/**
+ * The formats every thumbnail size is made in, from the same resized pixels: JPEG for every
+ * browser and the CONTRACT, WebP for the browsers that take it (about a third fewer bytes).
+ * The first is the default of the route's `format` parameter.
+ */
+export const THUMBNAIL_FORMATS = Object.freeze({
+  jpeg: { extension: '.jpg', contentType: 'image/jpeg' },
+  webp: { extension: '.webp', contentType: 'image/webp' },
+});
+export type ThumbnailFormat = keyof typeof THUMBNAIL_FORMATS;
+export const THUMBNAIL_FORMAT_NAMES = Object.freeze(Object.keys(THUMBNAIL_FORMATS) as ThumbnailFormat[]);
+export const DEFAULT_THUMBNAIL_FORMAT: ThumbnailFormat = 'jpeg';
+
+export function isThumbnailFormat(value: unknown): value is ThumbnailFormat {
+  return typeof value === 'string' && Object.hasOwn(THUMBNAIL_FORMATS, value);
+}
+
 /*
- * The cache layout under CACHE_DIR (docs/api.md#get-apithumbnailpathsize): one tree per thumbnail size,
- * thumbnails/{size}/{album path}/{file}.jpg, full-size/{album path}/{file}.jpg for photos
+ * The cache layout under CACHE_DIR (docs/api.md#get-apithumbnailpathsizeformat): one tree per thumbnail size,
+ * thumbnails/{size}/{album path}/{file}.jpg (and .webp beside it), full-size/{album path}/{file}.jpg for photos
  * browsers cannot display, web-video/{album path}/{file}.mp4 for videos they cannot all play
  * as they are, one file of page sizes per album, dimensions/{album path}/.dimensions.json, and
  * one of Live Photo content identifiers, live-photos/{album path}/.ids.json. Paths given here must be validated relative
@@ -130,8 +154,9 @@ export const thumbnailDir = (cacheDir: string, size: ThumbnailSize, albumPath = 
 /** CACHE_DIR/thumbnails: every size under one root. */
 export const thumbnailRoot = (cacheDir: string): string => path.join(cacheDir, 'thumbnails');
 
-/** CACHE_DIR/thumbnails/{size}/{media path}.jpg (the original's extension stays in the name). */
-export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string): string => `${thumbnailDir(cacheDir, size, mediaPath)}.jpg`;
+/** CACHE_DIR/thumbnails/{size}/{media path}.jpg, or .webp (the original's extension stays in the name). */
+export const thumbnailFile = (cacheDir: string, size: ThumbnailSize, mediaPath: string, format: ThumbnailFormat = DEFAULT_THUMBNAIL_FORMAT): string =>
+  `${thumbnailDir(cacheDir, size, mediaPath)}${THUMBNAIL_FORMATS[format].extension}`;
 
 /** CACHE_DIR/full-size, or its sub-directory for an album: full-size JPEGs of photos browsers cannot display. */
 export const fullSizeDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'full-size', ...segments(albumPath));

@@ -30,3 +30,14 @@ export class MediaTaskError extends Error {
     this.timedOut = opts.timedOut ?? false;
   }
 }
+
+/**
+ * Everyone waiting for a task went away (the browser aborted the request: scrolled past, page
+ * closed) before a worker took it: it was dropped from the queue, nothing ran.
+ */
+export class TaskCancelledError extends Error {
+  constructor() {
+    super('The media task was cancelled before it started');
+    this.name = 'TaskCancelledError';
+  }
+}

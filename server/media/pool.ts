@@ -8,11 +8,13 @@ import { isChildProcessNotice, isTaskStarted, type MediaTaskInput, type MediaTas
 import { notFound } from '../core/errors.js';
 import { needsHeifDecoder } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
-import { MediaTaskError, PoolBusyError } from './pool-errors.js';
+import { MediaTaskError, PoolBusyError, TaskCancelledError } from './pool-errors.js';
+import { PriorityLane, type QueuedWork, type TaskPriority } from './priority-lane.js';
 import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
 import type { Logger } from '../core/logger.js';
 
-export { MediaTaskError, PoolBusyError };
+export { MediaTaskError, PoolBusyError, TaskCancelledError };
+export type { QueuedWork };
 export type { MediaTaskName };
 
 /**
@@ -25,7 +27,10 @@ export type { MediaTaskName };
 /** The size of one lane: its worker threads and the tasks allowed to wait for them. */
 export interface LaneSize {
   readonly workers: number;
+  /** Visitors' tasks (grid and view priority) allowed to wait; past it, PoolBusyError. */
   readonly maxQueue: number;
+  /** Background tasks allowed to wait (default: maxQueue); past it they are refused and dropped by their callers. */
+  readonly maxBackgroundQueue?: number;
 }
 
 /**
@@ -38,14 +43,24 @@ export interface LaneSize {
  *   Its threads end when idle, which is how the decoder's memory goes back to the system.
  * - `video`: making web-playable copies of videos (remux, H.264 transcode): minutes of
  *   ffmpeg in a child process of low priority, in the background.
+ * Within a lane, tasks wait in a priority queue (server/media/priority-lane.ts).
  */
 export type PoolLane = 'main' | 'heif' | 'video';
+
+export type { TaskPriority };
 
 export interface MediaPoolOptions {
   /** Worker threads of the main lane, one per core is right: each runs one task at a time. */
   readonly workers: number;
-  /** Tasks allowed to wait for a free worker of the main lane; past it a task is refused (PoolBusyError). */
+  /** Visitors' tasks allowed to wait for a free worker of the main lane; past it a task is refused (PoolBusyError). */
   readonly maxQueue: number;
+  /** Background tasks allowed to wait in the main lane (default: maxQueue). */
+  readonly maxBackgroundQueue?: number;
+  /**
+   * Milliseconds a lane must have been free of visitors' tasks before a background task
+   * starts (default BACKGROUND_DELAY_MS): a page's burst of tiles comes first, whole.
+   */
+  readonly backgroundDelayMs?: number;
   /** The other lanes' sizes; by default one worker each (see DEFAULT_LANES). */
   readonly lanes?: Partial<Record<Exclude<PoolLane, 'main'>, LaneSize>>;
   /** Where the detail of a failed task goes (the client only sees a neutral message). */
@@ -57,20 +72,33 @@ export interface MediaPoolOptions {
   readonly deadlines?: Partial<TaskDeadlines>;
 }
 
+/** How a caller wants one task run. */
+export interface RunOptions {
+  /** Default: the task's own (DEFAULT_PRIORITY_OF). */
+  readonly priority?: TaskPriority;
+  /** Aborted while the task waits for a worker: it leaves the queue and fails with TaskCancelledError. */
+  readonly signal?: AbortSignal;
+}
+
 /** One method per task of the map (workers/tasks.ts), for callers that need only some. */
 export type MediaTaskMethods = {
-  readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Promise<MediaTaskResult<N>>;
+  readonly [N in MediaTaskName]: (task: MediaTaskInput<N>, options?: RunOptions) => Promise<MediaTaskResult<N>>;
 };
 
 /**
  * Every task fails with a MediaTaskError (it failed or ran past its deadline), a
- * PoolBusyError (refused: the queue is full or the pool is closing), or core's not-found
- * error (its source was deleted meanwhile).
+ * PoolBusyError (refused: the queue is full or the pool is closing), a TaskCancelledError
+ * (its signal aborted before it started), or core's not-found error (its source was deleted
+ * meanwhile).
  */
 export interface MediaPool extends MediaTaskMethods {
-  run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>>;
-  /** Tasks handed to the workers since the pool started (refused ones not counted). */
+  run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, options?: RunOptions): Promise<MediaTaskResult<N>>;
+  /** As run, and the task can be made more urgent while it waits. */
+  submit<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, options?: RunOptions): QueuedWork<MediaTaskResult<N>>;
+  /** Tasks handed to the workers since the pool started (refused and cancelled ones not counted). */
   readonly tasksRun: number;
+  /** Tasks dropped from a queue before they started, their requests gone. */
+  readonly tasksCancelled: number;
   /** Tasks waiting for a worker right now, in every lane. */
   readonly queueSize: number;
   /** Tasks waiting for or running in one lane right now. */
@@ -110,6 +138,28 @@ const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Poo
   contentId: () => 'main',
 };
 
+/**
+ * Without a priority given: page sizes are what a grid waits for; the rest is for someone
+ * looking at one photo or video. Thumbnails get theirs from the cache, by size.
+ */
+const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
+  thumbnail: 'view',
+  fullSize: 'view',
+  decodeCheck: 'view',
+  exif: 'view',
+  videoInfo: 'view',
+  dimensions: 'grid',
+  webVideo: 'view',
+  // Read after each scan to pair Live Photos whose names differ: nobody waits for it.
+  contentId: 'background',
+};
+
+/**
+ * A second of quiet before background work: the tiles of one album page arrive within a
+ * few hundred milliseconds of each other (docs/api.md#get-apithumbnailpathsizeformat).
+ */
+export const BACKGROUND_DELAY_MS = 1000;
+
 /** Lanes other than main: one worker each; the heif lane's threads end after this long idle. */
 export const DEFAULT_LANES: Readonly<Record<Exclude<PoolLane, 'main'>, LaneSize>> = Object.freeze({
   heif: { workers: 1, maxQueue: 64 },
@@ -118,28 +168,31 @@ export const DEFAULT_LANES: Readonly<Record<Exclude<PoolLane, 'main'>, LaneSize>
 const HEIF_IDLE_MS = 30_000;
 
 interface Lane {
-  readonly size: LaneSize;
   readonly piscina: Piscina;
-  inFlight: number;
+  readonly queue: PriorityLane;
 }
 
 export function createMediaPool(options: MediaPoolOptions): MediaPool {
   const sizes: Record<PoolLane, LaneSize> = {
-    main: { workers: options.workers, maxQueue: options.maxQueue },
+    main: { workers: options.workers, maxQueue: options.maxQueue, maxBackgroundQueue: options.maxBackgroundQueue ?? options.maxQueue },
     heif: options.lanes?.heif ?? DEFAULT_LANES.heif,
     video: options.lanes?.video ?? DEFAULT_LANES.video,
   };
-  for (const [name, { workers, maxQueue }] of Object.entries(sizes)) {
+  for (const [name, { workers, maxQueue, maxBackgroundQueue = maxQueue }] of Object.entries(sizes)) {
     const prefix = name === 'main' ? '' : `lanes.${name}.`;
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`${prefix}workers must be an integer >= 1, got ${workers}`);
     if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`${prefix}maxQueue must be an integer >= 0, got ${maxQueue}`);
+    if (!Number.isInteger(maxBackgroundQueue) || maxBackgroundQueue < 0) {
+      throw new RangeError(`${prefix}maxBackgroundQueue must be an integer >= 0, got ${maxBackgroundQueue}`);
+    }
   }
+  const backgroundDelayMs = options.backgroundDelayMs ?? BACKGROUND_DELAY_MS;
+  if (!Number.isFinite(backgroundDelayMs) || backgroundDelayMs < 0) throw new RangeError(`backgroundDelayMs must be a number >= 0, got ${backgroundDelayMs}`);
   const { log } = options;
   const deadlines = checkedDeadlines(options.deadlines);
 
-  let submitted = 0;
-  let refused = 0;
   let lastRunId = 0;
+  let closing = false;
   /** Runs handed to piscina, by id: each starts its deadline when its worker says it began. */
   const startClocks = new Map<number, () => void>();
   /** ffmpeg processes making web copies right now: killed at close (see ChildProcessNotice). */
@@ -159,8 +212,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       minThreads: idleTimeout === undefined ? size.workers : 0,
       maxThreads: size.workers,
       ...(idleTimeout === undefined ? {} : { idleTimeout }),
-      // No maxQueue: piscina does not count tasks that carry an AbortSignal against it, so
-      // the pool admits tasks itself (see run()).
+      // No maxQueue: the lane's own queue hands piscina a task only when a worker is free.
       execArgv: workerExecArgv(),
       // Tasks last tens of milliseconds to minutes, so the latency Atomics.wait saves is
       // nothing, while waiting that way would freeze whatever async work (a child process being
@@ -168,7 +220,13 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       atomics: 'disabled',
     });
     piscina.on('message', onMessage);
-    return { size, piscina, inFlight: 0 };
+    const queue = new PriorityLane({
+      workers: size.workers,
+      maxQueue: size.maxQueue,
+      maxBackgroundQueue: size.maxBackgroundQueue ?? size.maxQueue,
+      backgroundDelayMs,
+    });
+    return { piscina, queue };
   }
   // The main lane's threads start now (the first page should not wait for them); the others on first use.
   const lanes = new Map<PoolLane, Lane>([['main', createLane(sizes.main)]]);
@@ -181,14 +239,8 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     return lane;
   };
 
-  async function run<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>> {
-    submitted++;
-    const lane = laneFor(LANE_OF[name](task));
-    if (lane.inFlight >= lane.size.workers + lane.size.maxQueue) {
-      refused++;
-      throw new PoolBusyError();
-    }
-    lane.inFlight++;
+  /** Runs one task on a free worker of its lane, within its deadline. */
+  async function runNow<N extends MediaTaskName>(lane: Lane, name: N, task: MediaTaskInput<N>): Promise<MediaTaskResult<N>> {
     const runId = ++lastRunId;
     const deadlineMs = deadlines[DEADLINE_OF[name](task)];
     const abort = new AbortController();
@@ -207,45 +259,53 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
         log.error({ err: abort.signal.reason }, `media task ${name} ended at its deadline for ${task.src}`);
         throw new MediaTaskError(name, abort.signal.reason, { timedOut: true });
       }
-      if (isClosing(err)) {
-        refused++;
-        throw new PoolBusyError();
-      }
+      if (isClosing(err)) throw new PoolBusyError();
       // Deleted after the request looked at it, while the task waited or ran: answered as if
       // it had never been there, and not worth a log line.
       if (await isGone(task.src)) throw notFound('File not found');
       log.error({ err }, `media task ${name} failed for ${task.src}`);
       throw new MediaTaskError(name, err);
     } finally {
-      lane.inFlight--;
       startClocks.delete(runId);
       clearTimeout(timer);
     }
   }
 
+  function submit<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, opts: RunOptions = {}): QueuedWork<MediaTaskResult<N>> {
+    if (closing) return { result: Promise.reject(new PoolBusyError()), raise: () => undefined };
+    const lane = laneFor(LANE_OF[name](task));
+    return lane.queue.submit(opts.priority ?? DEFAULT_PRIORITY_OF[name], () => runNow(lane, name, task), opts.signal);
+  }
+  const run = <N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, opts?: RunOptions) => submit(name, task, opts).result;
+  const sum = (of: (lane: Lane) => number) => [...lanes.values()].reduce((n, lane) => n + of(lane), 0);
+
   return {
     run,
-    thumbnail: (task) => run('thumbnail', task),
-    fullSize: (task) => run('fullSize', task),
-    decodeCheck: (task) => run('decodeCheck', task),
-    exif: (task) => run('exif', task),
-    videoInfo: (task) => run('videoInfo', task),
-    dimensions: (task) => run('dimensions', task),
-    webVideo: (task) => run('webVideo', task),
-    contentId: (task) => run('contentId', task),
+    submit,
+    thumbnail: (task, opts) => run('thumbnail', task, opts),
+    fullSize: (task, opts) => run('fullSize', task, opts),
+    decodeCheck: (task, opts) => run('decodeCheck', task, opts),
+    exif: (task, opts) => run('exif', task, opts),
+    videoInfo: (task, opts) => run('videoInfo', task, opts),
+    dimensions: (task, opts) => run('dimensions', task, opts),
+    webVideo: (task, opts) => run('webVideo', task, opts),
+    contentId: (task, opts) => run('contentId', task, opts),
     get tasksRun() {
-      return submitted - refused;
+      return sum((lane) => lane.queue.started);
+    },
+    get tasksCancelled() {
+      return sum((lane) => lane.queue.cancelled);
     },
     get queueSize() {
-      let waiting = 0;
-      for (const lane of lanes.values()) waiting += lane.piscina.queueSize;
-      return waiting;
+      return sum((lane) => lane.queue.waiting);
     },
-    inFlight: (lane) => lanes.get(lane)?.inFlight ?? 0,
+    inFlight: (lane) => lanes.get(lane)?.queue.active ?? 0,
     get childProcesses() {
       return [...children];
     },
     close: async () => {
+      closing = true;
+      for (const lane of lanes.values()) lane.queue.close();
       // A rendition may have hours to go: its task fails at once instead, and is made again
       // on the next request after a restart.
       for (const pid of children) {

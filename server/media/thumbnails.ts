@@ -1,6 +1,19 @@
-import { type MediaKind, THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, type ThumbnailSize, thumbnailDir, thumbnailFile } from '../core/media-catalogue.js';
+import {
+  DEFAULT_THUMBNAIL_FORMAT,
+  isGridThumbnail,
+  type MediaKind,
+  needsHeifDecoder,
+  THUMBNAIL_FORMAT_NAMES,
+  THUMBNAIL_SIZE_NAMES,
+  THUMBNAIL_SIZES,
+  type ThumbnailFormat,
+  type ThumbnailSize,
+  thumbnailDir,
+  thumbnailFile,
+} from '../core/media-catalogue.js';
 import { isInside } from '../core/paths.js';
-import type { MediaPool } from './pool.js';
+import type { MediaPool, TaskPriority } from './pool.js';
+import { SharedJob } from './shared-job.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { closeQuietly, type OpenThumbnail, openIfPresent, release, statOriginal, UNTAGGED, WHOLE_READ_MAX } from './tagged-cache-file.js';
 
@@ -17,64 +30,122 @@ export interface ThumbnailSource {
 
 export type { OpenThumbnail };
 
+export interface OpenOptions {
+  /** Default: JPEG. */
+  readonly format?: ThumbnailFormat;
+  /** The request's: aborted (the browser went away) while the work waits, it is dropped (TaskCancelledError). */
+  readonly signal?: AbortSignal;
+}
+
 export interface ThumbnailCache {
-  /** `CACHE_DIR/thumbnails/{size}/{relPath}.jpg`. */
-  pathOf(relPath: string, size: ThumbnailSize): string;
-  /** The cache file of one size, generated first when it is missing or was made from another version of the original. */
-  open(source: ThumbnailSource, size: ThumbnailSize): Promise<OpenThumbnail>;
-  /** The cache file of one size when it is there and fresh; undefined when it would need generating. */
-  openIfFresh(source: ThumbnailSource, size: ThumbnailSize): Promise<OpenThumbnail | undefined>;
-  /** Makes every size fresh (one task for all of them when any is stale), for the CLI. */
+  /** `CACHE_DIR/thumbnails/{size}/{relPath}.jpg` (or `.webp`). */
+  pathOf(relPath: string, size: ThumbnailSize, format?: ThumbnailFormat): string;
+  /**
+   * The cache file of one size and format, made first when it is missing or was made from
+   * another version of the original; the other sizes are then made in the background.
+   */
+  open(source: ThumbnailSource, size: ThumbnailSize, options?: OpenOptions): Promise<OpenThumbnail>;
+  /** The cache file of one size when it is there and fresh; undefined when it would need making. */
+  openIfFresh(source: ThumbnailSource, size: ThumbnailSize, format?: ThumbnailFormat): Promise<OpenThumbnail | undefined>;
+  /** Makes every size and format fresh (one task for all those stale), for the CLI. */
   refresh(source: ThumbnailSource): Promise<'fresh' | 'generated'>;
 }
 
 export interface ThumbnailCacheOptions {
   readonly cacheDir: string;
-  readonly pool: Pick<MediaPool, 'thumbnail'>;
+  readonly pool: Pick<MediaPool, 'submit'>;
 }
 
 /**
- * Thumbnails live in files keyed by the original's path and the size. A cache file is fresh
+ * Thumbnails live in files keyed by the original's path, the size and the format. A cache file is fresh
  * when the identity of the original written into it (size, mtime and inode, see
  * source-tag.ts) is the original's identity now: a photo replaced by an older file, or an
  * album deleted and made again at the same path, never shows the thumbnail of what was there.
  * The identity is the one seen before generation, so an original replaced while its
  * thumbnails were being made still reads as stale.
+ *
+ * A request makes only the size it asks for, decoded at that size: a JPEG is then decoded
+ * at 1/2 to 1/8 of its pixels (shrink-on-load), so the grid never waits for a 1920 px
+ * decode. The other sizes follow as background work of the pool, once the grid's requests
+ * are done. A HEIC (no shrink-on-load: libheif decodes it whole) and a video (one frame
+ * grabbed) are decoded once for all their sizes. Every size is written as JPEG and WebP
+ * from the same pixels, in the same task.
  */
 export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions): ThumbnailCache {
-  // One generation per version of an original at a time: concurrent requests for any of its sizes share it.
-  const inFlight = new Map<string, Promise<void>>();
+  // One task per (version of an original, size) at a time: concurrent requests share it. A
+  // task that makes several sizes is listed under each.
+  const inFlight = new Map<string, SharedJob>();
+  const jobKey = (source: ThumbnailSource, tag: string, size: ThumbnailSize) => `${source.relPath}\0${tag}\0${size}`;
 
-  function pathOf(relPath: string, size: ThumbnailSize): string {
-    const file = thumbnailFile(cacheDir, size, relPath);
+  function pathOf(relPath: string, size: ThumbnailSize, format: ThumbnailFormat = DEFAULT_THUMBNAIL_FORMAT): string {
+    const file = thumbnailFile(cacheDir, size, relPath, format);
     // relPath comes validated from the resolver; this only guards against misuse.
     if (!isInside(thumbnailDir(cacheDir, size), file)) throw new TypeError(`relPath escapes the cache: ${relPath}`);
     return file;
   }
 
-  function generate(source: ThumbnailSource, tag: string): Promise<void> {
-    const key = `${source.relPath}\0${tag}`;
-    let job = inFlight.get(key);
-    if (!job) {
-      job = pool
-        .thumbnail({
-          src: source.absPath,
-          kind: source.kind,
-          outputs: THUMBNAIL_SIZE_NAMES.map((size) => ({ size, width: THUMBNAIL_SIZES[size], dest: pathOf(source.relPath, size) })),
-          tag,
-        })
-        .then(() => undefined)
-        .finally(() => inFlight.delete(key));
-      inFlight.set(key, job);
+  /** Makes `sizes` of the original at version `tag`: joins the tasks under way, one new task for the rest. */
+  function generate(source: ThumbnailSource, tag: string, sizes: readonly ThumbnailSize[], priority: TaskPriority, signal?: AbortSignal): Promise<unknown> {
+    const waits: Promise<void>[] = [];
+    const missing = sizes.filter((size) => {
+      const job = inFlight.get(jobKey(source, tag, size));
+      if (job) waits.push(job.join(priority, signal));
+      return !job;
+    });
+    if (missing.length > 0) {
+      const task = {
+        src: source.absPath,
+        kind: source.kind,
+        outputs: missing.map((size) => ({
+          size,
+          width: THUMBNAIL_SIZES[size],
+          dest: pathOf(source.relPath, size),
+          webpDest: pathOf(source.relPath, size, 'webp'),
+        })),
+        tag,
+      };
+      const job = new SharedJob((jobSignal) => pool.submit('thumbnail', task, { priority, signal: jobSignal }));
+      const keys = missing.map((size) => jobKey(source, tag, size));
+      for (const key of keys) inFlight.set(key, job);
+      const forget = () => {
+        for (const key of keys) if (inFlight.get(key) === job) inFlight.delete(key);
+      };
+      job.done.then(forget, forget);
+      waits.push(job.join(priority, signal));
     }
-    return job;
+    return Promise.all(waits);
+  }
+
+  /** The sizes one request makes: its own, or all of them where one decode serves every size. */
+  const sizesFor = (source: ThumbnailSource, size: ThumbnailSize): readonly ThumbnailSize[] => (decodesOnce(source) ? THUMBNAIL_SIZE_NAMES : [size]);
+
+  /** Whether both formats of a size were made from this version of the original (heads only). */
+  async function isFresh(source: ThumbnailSource, size: ThumbnailSize, tag: string): Promise<boolean> {
+    const files = await Promise.all(THUMBNAIL_FORMAT_NAMES.map((format) => openIfPresent(pathOf(source.relPath, size, format), 0)));
+    files.forEach(release);
+    return files.every((f) => f?.tag === tag);
+  }
+
+  /**
+   * The sizes not asked for yet, queued as background work: the viewer's large size is then
+   * likely ready when a tile is opened. Refused (a full background queue), failed or gone,
+   * it is simply not made now: the request for it will make it.
+   */
+  function makeSiblingsLater(source: ThumbnailSource, tag: string, asked: ThumbnailSize): void {
+    const others = THUMBNAIL_SIZE_NAMES.filter((size) => size !== asked && !inFlight.has(jobKey(source, tag, size)));
+    if (others.length === 0) return;
+    (async () => {
+      const fresh = await Promise.all(others.map((size) => isFresh(source, size, tag)));
+      const stale = others.filter((_, i) => !fresh[i]);
+      if (stale.length > 0) await generate(source, tag, stale, 'background');
+    })().catch(() => undefined);
   }
 
   /** The original's current tag, and the cache file when it was made from that version (else released). */
-  async function openFresh(source: ThumbnailSource, size: ThumbnailSize): Promise<{ tag: string; cached: OpenThumbnail | undefined }> {
+  async function openFresh(source: ThumbnailSource, size: ThumbnailSize, format: ThumbnailFormat): Promise<{ tag: string; cached: OpenThumbnail | undefined }> {
     // Both lookups at once: a cache hit waits for the stat, and for the open and read of the
     // cache file it would need anyway, not for one after the other.
-    const [original, cached] = await Promise.allSettled([statOriginal(source.absPath), openIfPresent(pathOf(source.relPath, size), WHOLE_READ_MAX)]);
+    const [original, cached] = await Promise.allSettled([statOriginal(source.absPath), openIfPresent(pathOf(source.relPath, size, format), WHOLE_READ_MAX)]);
     if (original.status === 'rejected') {
       if (cached.status === 'fulfilled') release(cached.value);
       throw original.reason;
@@ -89,11 +160,12 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
   return {
     pathOf,
 
-    async open(source, size) {
-      const { tag, cached } = await openFresh(source, size);
+    async open(source, size, { format = DEFAULT_THUMBNAIL_FORMAT, signal } = {}) {
+      const { tag, cached } = await openFresh(source, size, format);
       if (cached) return cached;
-      await generate(source, tag);
-      const file = pathOf(source.relPath, size);
+      await generate(source, tag, sizesFor(source, size), isGridThumbnail(size) ? 'grid' : 'view', signal);
+      if (!decodesOnce(source)) makeSiblingsLater(source, tag, size);
+      const file = pathOf(source.relPath, size, format);
       // Whatever version the file holds now (a later generation may have replaced it): its
       // tag, and so its ETag, always describes its own bytes.
       const made = await openIfPresent(file, WHOLE_READ_MAX);
@@ -104,17 +176,27 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
       return made;
     },
 
-    async openIfFresh(source, size) {
-      return (await openFresh(source, size)).cached;
+    async openIfFresh(source, size, format = DEFAULT_THUMBNAIL_FORMAT) {
+      return (await openFresh(source, size, format)).cached;
     },
 
     async refresh(source) {
       const tag = sourceTagOf(await statOriginal(source.absPath));
-      const files = await Promise.all(THUMBNAIL_SIZE_NAMES.map((size) => openIfPresent(pathOf(source.relPath, size), 0)));
-      files.forEach(release);
-      if (files.every((f) => f?.tag === tag)) return 'fresh';
-      await generate(source, tag);
+      const fresh = await Promise.all(THUMBNAIL_SIZE_NAMES.map((size) => isFresh(source, size, tag)));
+      const stale = THUMBNAIL_SIZE_NAMES.filter((_, i) => !fresh[i]);
+      if (stale.length === 0) return 'fresh';
+      // The CLI makes every stale size from one decode: nobody waits for one size first.
+      await generate(source, tag, decodesOnce(source) ? THUMBNAIL_SIZE_NAMES : stale, 'view');
       return 'generated';
     },
   };
+}
+
+/**
+ * Where a decode per size would cost more than it saves: a HEIC is decoded whole whatever
+ * the size (libheif, in the pool's heif lane, has no shrink-on-load), a video's frame is
+ * grabbed by ffmpeg at its full size.
+ */
+function decodesOnce(source: ThumbnailSource): boolean {
+  return source.kind === 'video' || needsHeifDecoder(source.absPath);
 }

@@ -20,15 +20,19 @@ describe('admin /api/cache', () => {
     put('small', '2024/trip/child/c.jpg.jpg', 10);
     put('medium', '2024/trip/a.jpg.jpg', 1000);
     put('large', '2023/other/x.mp4.jpg', 5000);
+    put('medium', '2024/trip/a.jpg.webp', 700);
+    // A temp file being written is not a thumbnail yet.
+    put('small', '2024/trip/.a.jpg.webp.123.abc.tmp', 30);
   });
   afterEach(() => fx.close());
 
   it('should count the real files and bytes of the whole cache, per size', async () => {
     const res = await request(fx.app).get('/api/cache/stats').expect(200);
     expect(res.body).to.deep.equal({
-      files: 5,
-      bytes: 6160,
-      sizes: { small: { files: 3, bytes: 160 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
+      files: 6,
+      bytes: 6860,
+      sizes: { small: { files: 3, bytes: 160 }, medium: { files: 2, bytes: 1700 }, large: { files: 1, bytes: 5000 } },
+      formats: { jpeg: { files: 5, bytes: 6160 }, webp: { files: 1, bytes: 700 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
@@ -41,6 +45,7 @@ describe('admin /api/cache', () => {
       files: 0,
       bytes: 0,
       sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
+      formats: { jpeg: { files: 0, bytes: 0 }, webp: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
@@ -49,7 +54,7 @@ describe('admin /api/cache', () => {
   it('should clear the whole cache with DELETE and report what it removed', async () => {
     const res = await request(fx.app).delete('/api/cache/stats').expect(200);
     expect(res.body).to.deep.include({ files: 0, bytes: 0 });
-    expect(res.body.removed).to.deep.include({ files: 5, bytes: 6160 });
+    expect(res.body.removed).to.deep.include({ files: 6, bytes: 6860 });
     expect(fs.readdirSync(path.join(fx.cacheDir, 'thumbnails'))).to.deep.equal([]);
   });
 
@@ -57,9 +62,10 @@ describe('admin /api/cache', () => {
     const res = await request(fx.app).get('/api/cache/album/2024/trip').expect(200);
     expect(res.body).to.deep.equal({
       path: '2024/trip',
-      files: 3,
-      bytes: 1150,
-      sizes: { small: { files: 2, bytes: 150 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
+      files: 4,
+      bytes: 1850,
+      sizes: { small: { files: 2, bytes: 150 }, medium: { files: 2, bytes: 1700 }, large: { files: 0, bytes: 0 } },
+      formats: { jpeg: { files: 3, bytes: 1150 }, webp: { files: 1, bytes: 700 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
@@ -68,7 +74,7 @@ describe('admin /api/cache', () => {
   it("should clear one album's own thumbnails and leave the rest", async () => {
     const res = await request(fx.app).delete('/api/cache/album/2024/trip').expect(200);
     expect(res.body).to.deep.include({ path: '2024/trip', files: 0, bytes: 0 });
-    expect(res.body.removed).to.deep.include({ files: 3, bytes: 1150 });
+    expect(res.body.removed).to.deep.include({ files: 4, bytes: 1850 });
     const after = await request(fx.app).get('/api/cache/stats').expect(200);
     expect(after.body).to.deep.include({ files: 2, bytes: 5010 });
     expect(fs.existsSync(path.join(fx.cacheDir, 'thumbnails/small/2024/trip/child/c.jpg.jpg'))).to.equal(true);
@@ -78,7 +84,7 @@ describe('admin /api/cache', () => {
     for (const url of ['/api/cache/album/../x', '/api/cache/album/%2E%2E', '/api/cache/album//etc', '/api/cache/album/a%5Cb']) {
       await request(fx.app).delete(url).expect(400);
     }
-    expect((await request(fx.app).get('/api/cache/stats').expect(200)).body.files).to.equal(5);
+    expect((await request(fx.app).get('/api/cache/stats').expect(200)).body.files).to.equal(6);
   });
 
   describe('web copies of videos (CACHE_DIR/web-video)', () => {
@@ -96,7 +102,7 @@ describe('admin /api/cache', () => {
 
     it('should count them apart from the thumbnails, records left out', async () => {
       const res = await request(fx.app).get('/api/cache/stats').expect(200);
-      expect(res.body).to.deep.include({ files: 5, bytes: 6160, webVideo: { files: 2, bytes: 340 } });
+      expect(res.body).to.deep.include({ files: 6, bytes: 6860, webVideo: { files: 2, bytes: 340 } });
       const album = await request(fx.app).get('/api/cache/album/2024/trip').expect(200);
       expect(album.body.webVideo).to.deep.equal({ files: 1, bytes: 300 });
     });
@@ -129,7 +135,7 @@ describe('admin /api/cache', () => {
 
     it('should count them apart, and clear them with the whole cache', async () => {
       const stats = await request(fx.app).get('/api/cache/stats').expect(200);
-      expect(stats.body).to.deep.include({ files: 5, fullSize: { files: 2, bytes: 770 } });
+      expect(stats.body).to.deep.include({ files: 6, fullSize: { files: 2, bytes: 770 } });
       const res = await request(fx.app).delete('/api/cache/stats').expect(200);
       expect(res.body.removed.fullSize).to.deep.equal({ files: 2, bytes: 770 });
       expect(fs.existsSync(path.join(fx.cacheDir, 'full-size'))).to.equal(false);

@@ -10,7 +10,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 
 /** Every figure `npm run bench` prints: the smoke run must produce each of them. */
 const EXPECTED = [
-  /^cold thumbnails/,
+  /^cold small thumbnails/,
+  /^50 cold tile requests at once: non-200/,
   /^cached small thumbnail/,
   /^cached medium thumbnail/,
   /^album page of a \d+-photo album, p50/,

@@ -50,6 +50,22 @@ describe('cached thumbnails answered by the front door', () => {
     expect(fast.headers).to.not.have.property('x-powered-by');
   });
 
+  it('should answer a public WebP hit exactly as the full path does', async () => {
+    const url = `${thumb('2024/x/public/pub.jpg')}&format=webp`;
+    await app.get(url).expect(200);
+    const fast = await app.get(url).expect(200);
+    const full = await fullPath(url).expect(200);
+    const { date: _a, ...fastHeaders } = fast.headers;
+    const { date: _b, ...fullHeaders } = full.headers;
+    expect(fastHeaders).to.deep.equal(fullHeaders);
+    expect(fast.headers['content-type']).to.equal('image/webp');
+    expect(Buffer.compare(fast.body as Buffer, full.body as Buffer)).to.equal(0);
+    // Another representation of the same thumbnail: another ETag.
+    const jpeg = await app.get(thumb('2024/x/public/pub.jpg')).expect(200);
+    expect(jpeg.headers['content-type']).to.equal('image/jpeg');
+    expect(jpeg.headers.etag).to.not.equal(fast.headers.etag);
+  });
+
   it('should write one request log line per hit', async () => {
     await app.get(thumb('2024/x/public/pub.jpg')).expect(200);
     lines.length = 0;
@@ -145,6 +161,11 @@ describe('cached thumbnails answered by the front door', () => {
     try {
       expect(await status(thumb('2024/x/public/pub.jpg'))).to.equal(200);
       expect(answers).to.equal(1);
+      await app.get(`${thumb('2024/x/public/pub.jpg')}&format=webp`).expect(200);
+      expect(await status(`${thumb('2024/x/public/pub.jpg')}&format=webp`)).to.equal(200);
+      expect(answers).to.equal(2);
+      // An unknown format is the full path's to refuse (400).
+      expect(await status(`${thumb('2024/x/public/pub.jpg')}&format=gif`)).to.equal(299);
       // Cached, but access depends on the visitor: never answered here, cookie or not.
       const cookie = { Cookie: accessCookie(['t-locked']) };
       expect(await status(thumb('2024/x/locked/secret.jpg'), cookie)).to.equal(299);
@@ -154,7 +175,7 @@ describe('cached thumbnails answered by the front door', () => {
       expect(await status(thumb('2024/x/public/uncached.jpg'))).to.equal(299);
       expect(await status(thumb('2024/x/public/pub.jpg'), { 'If-None-Match': '"x"' })).to.equal(299);
       expect(await status(thumb('2024/x/public/pub.jpg').replace('/api/thumbnail', '/api/thumbnail/'))).to.equal(299);
-      expect(answers).to.equal(1);
+      expect(answers).to.equal(2);
     } finally {
       server.close();
     }

@@ -77,10 +77,12 @@ describe('media catalogue and its consumers', () => {
     };
 
     it('should put the thumbnail cache files where the catalogue says', () => {
-      const cache = createThumbnailCache({ cacheDir, pool: { thumbnail: () => Promise.reject(new Error('not used')) } });
+      const cache = createThumbnailCache({ cacheDir, pool: { submit: () => expect.fail('not used') } });
       for (const size of THUMBNAIL_SIZE_NAMES) {
         expect(cache.pathOf('2024/trip/a.jpg', size)).to.equal(path.join(cacheDir, 'thumbnails', size, '2024', 'trip', 'a.jpg.jpg'));
         expect(cache.pathOf('2024/trip/a.jpg', size)).to.equal(thumbnailFile(cacheDir, size, '2024/trip/a.jpg'));
+        expect(cache.pathOf('2024/trip/a.jpg', size, 'webp')).to.equal(path.join(cacheDir, 'thumbnails', size, '2024', 'trip', 'a.jpg.webp'));
+        expect(cache.pathOf('2024/trip/a.jpg', size, 'webp')).to.equal(thumbnailFile(cacheDir, size, '2024/trip/a.jpg', 'webp'));
       }
     });
 

@@ -73,12 +73,22 @@ export async function createMediaTestApp(opts: {
   cacheDir: string;
   workers?: number;
   maxQueue?: number;
+  /** Background tasks allowed to wait (default: maxQueue). */
+  maxBackgroundQueue?: number;
+  /** Quiet time before background work starts; default an hour, so tests that count tasks see none unless they ask. */
+  backgroundDelayMs?: number;
   protectedAlbums?: readonly string[];
 }): Promise<MediaTestApp> {
   writeAlbumRecords(opts.albumsDir, opts.protectedAlbums);
   const { logger: log, lines: logged } = captureLogger();
   const index = await AlbumIndex.open({ albumsDir: opts.albumsDir, watch: false, log });
-  const pool = createMediaPool({ workers: opts.workers ?? 2, maxQueue: opts.maxQueue ?? 100, log });
+  const pool = createMediaPool({
+    workers: opts.workers ?? 2,
+    maxQueue: opts.maxQueue ?? 100,
+    maxBackgroundQueue: opts.maxBackgroundQueue,
+    backgroundDelayMs: opts.backgroundDelayMs ?? 3_600_000,
+    log,
+  });
   const thumbnails = createThumbnailCache({ cacheDir: opts.cacheDir, pool });
   const metadata = createMetadataService({ pool });
   const { resolveMedia } = createResolvers(index, opts.albumsDir);

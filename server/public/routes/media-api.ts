@@ -5,7 +5,16 @@ import { type Request, type RequestHandler, type Response, Router } from 'expres
 import { ANONYMOUS } from '../../core/access/visitor.js';
 import { badRequest, missingParameter } from '../../core/errors.js';
 import type { MetadataService } from '../../media/metadata.js';
-import { isThumbnailSize, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../../core/media-catalogue.js';
+import {
+  DEFAULT_THUMBNAIL_FORMAT,
+  isThumbnailFormat,
+  isThumbnailSize,
+  THUMBNAIL_FORMAT_NAMES,
+  THUMBNAIL_FORMATS,
+  THUMBNAIL_SIZE_NAMES,
+  type ThumbnailFormat,
+  type ThumbnailSize,
+} from '../../core/media-catalogue.js';
 import { closeQuietly, type OpenThumbnail, type ThumbnailCache } from '../../media/thumbnails.js';
 import type { EarlyAnswer } from '../front-door.js';
 import type { MediaResolver, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
@@ -36,7 +45,7 @@ function cacheControl(isProtected: boolean, maxAge: number): string {
 }
 
 /**
- * GET /api/thumbnail?path=&size=, GET /api/exif?path=, GET /api/video-info?path=
+ * GET /api/thumbnail?path=&size=&format=, GET /api/exif?path=, GET /api/video-info?path=
  * (docs/api.md#public-server). Mount with `app.use(router)`: the paths are absolute.
  */
 export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }: MediaApiOptions): Router {
@@ -48,9 +57,10 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
     // Parameter checks come before any file system or access work.
     if (query.path === undefined || query.path === '') throw missingParameter('path');
     const size = parseSize(query.size);
+    const format = parseFormat(query.format);
     const media = await resolveMedia(req, query.path);
-    const file = await thumbnails.open(media, size);
-    sendThumbnail(req, res, file, media.protected, log);
+    const file = await thumbnails.open(media, size, { format, signal: abortedWithResponse(res) });
+    sendThumbnail(req, res, file, format, media.protected, log);
   });
 
   /** A JSON record about one media file of the right kind, cached briefly (`private` when protected). */
@@ -100,14 +110,14 @@ function publicVideoInfo({ duration, width, height, codec, fps }: VideoInfo) {
  * security headers, as the app's first middleware did.
  */
 export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor: VisitorMediaResolver): EarlyAnswer {
-  async function answer(res: ServerResponse, rawPath: string, size: ThumbnailSize): Promise<boolean> {
+  async function answer(res: ServerResponse, rawPath: string, size: ThumbnailSize, format: ThumbnailFormat): Promise<boolean> {
     let file: OpenThumbnail | undefined;
     try {
       // Asked as a visitor holding nothing: granted exactly the files of public albums, so
       // whatever it resolves for this request anyone may see.
       const media = await mediaFor(ANONYMOUS, rawPath);
       if (media.protected) return false;
-      file = await thumbnails.openIfFresh(media, size);
+      file = await thumbnails.openIfFresh(media, size, format);
       if (!file) return false;
       if (file.body === undefined) {
         // Too large for one read: streamed by the full path.
@@ -120,9 +130,9 @@ export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor
     }
     // Gone while the file was read: nothing left to send (the request log marks it aborted).
     if (res.destroyed) return true;
-    res.setHeader('Content-Type', 'image/jpeg');
+    res.setHeader('Content-Type', THUMBNAIL_FORMATS[format].contentType);
     res.setHeader('Cache-Control', `${cacheControl(false, ONE_YEAR)}, immutable`);
-    res.setHeader('ETag', etagOf(file));
+    res.setHeader('ETag', etagOf(file, format));
     res.setHeader('Content-Length', file.size);
     res.end(file.body);
     return true;
@@ -136,15 +146,38 @@ export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor
     if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) return false;
     // The parser Express uses for req.query (its 'simple' query parser).
     const query = querystring.parse(url.slice(q + 1));
-    const size = query.size;
-    if (typeof query.path !== 'string' || query.path === '' || !isThumbnailSize(size)) return false;
-    return answer(res, query.path, size);
+    const { size, format = DEFAULT_THUMBNAIL_FORMAT } = query;
+    if (typeof query.path !== 'string' || query.path === '' || !isThumbnailSize(size) || !isThumbnailFormat(format)) return false;
+    return answer(res, query.path, size, format);
   };
 }
 
-/** Changes with the original's identity (the tag) and with the thumbnail's own bytes. */
-function etagOf(file: OpenThumbnail): string {
-  return `W/"${file.tag}-${file.size.toString(36)}"`;
+/** Changes with the original's identity (the tag), the format and the thumbnail's own bytes. */
+function etagOf(file: OpenThumbnail, format: ThumbnailFormat): string {
+  const kind = format === DEFAULT_THUMBNAIL_FORMAT ? '' : `-${format}`;
+  return `W/"${file.tag}-${file.size.toString(36)}${kind}"`;
+}
+
+/** `format` is optional: absent, JPEG (the CONTRACT's thumbnails); anything but a known format is refused. */
+function parseFormat(raw: unknown): ThumbnailFormat {
+  if (raw === undefined) return DEFAULT_THUMBNAIL_FORMAT;
+  if (!isThumbnailFormat(raw)) throw badRequest(`Invalid parameter: format must be one of ${THUMBNAIL_FORMAT_NAMES.join(', ')}`);
+  return raw;
+}
+
+/**
+ * A signal that aborts when the connection closes before the answer was sent (a tile
+ * scrolled past, a page closed): the thumbnail's task then leaves the pool's queue unless
+ * another request waits for it too (docs/api.md#get-apithumbnailpathsizeformat). The
+ * response's 'close', not the request's: a request without a body may be "complete" long
+ * before its answer.
+ */
+function abortedWithResponse(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function parseSize(raw: unknown): ThumbnailSize {
@@ -158,10 +191,11 @@ function parseSize(raw: unknown): ThumbnailSize {
  * with as few steps as possible. URLs carry `&v=` the original's version (server/core/urls.ts),
  * so a year of `immutable` is safe. Owns `file.fd` from here on.
  */
-function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, isProtected: boolean, log: Logger): void {
-  res.setHeader('Content-Type', 'image/jpeg');
+function sendThumbnail(req: Request, res: Response, file: OpenThumbnail, format: ThumbnailFormat, isProtected: boolean, log: Logger): void {
+  // The format is in the URL, so no Vary: each URL has one representation.
+  res.setHeader('Content-Type', THUMBNAIL_FORMATS[format].contentType);
   res.setHeader('Cache-Control', `${cacheControl(isProtected, ONE_YEAR)}, immutable`);
-  res.setHeader('ETag', etagOf(file));
+  res.setHeader('ETag', etagOf(file, format));
   if (req.fresh) {
     if (file.fd !== undefined) closeQuietly(file.fd);
     res.statusCode = 304;

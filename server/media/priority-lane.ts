@@ -1,0 +1,202 @@
+import { PoolBusyError, TaskCancelledError } from './pool-errors.js';
+
+/**
+ * The queue in front of one lane of the media pool (server/media/pool.ts): tasks wait here,
+ * ordered by priority, and go to a worker thread only when one is free, so the order of
+ * this queue is the order of the work (piscina's own queue is first come, first served).
+ * A waiting task is only an entry, which is what lets a grid wait in a long queue instead of
+ * being refused (docs/api.md#get-apithumbnailpathsizeformat), and what lets a task whose
+ * request went away be dropped before it costs anything.
+ */
+
+/**
+ * What a task is for, most urgent first:
+ * - `grid`: what an album page needs to show its tiles (grid-size thumbnails, page sizes);
+ * - `view`: anything else a visitor is waiting for (the viewer's sizes, EXIF, full size);
+ * - `background`: work nobody waits for (the sizes made after the one asked): it starts only
+ *   when the lane has had no visitor's work for a moment, and never on the last free worker.
+ */
+export type TaskPriority = 'grid' | 'view' | 'background';
+export const TASK_PRIORITIES: readonly TaskPriority[] = Object.freeze(['grid', 'view', 'background']);
+
+export interface PriorityLaneLimits {
+  /** Tasks running at once: the lane's worker threads. */
+  readonly workers: number;
+  /** Visitors' tasks (grid and view) allowed to wait; past it a task is refused (PoolBusyError). */
+  readonly maxQueue: number;
+  /** Background tasks allowed to wait; past it one is refused, and its caller drops it. */
+  readonly maxBackgroundQueue: number;
+  /** How long the lane must have been free of visitors' work before a background task starts. */
+  readonly backgroundDelayMs: number;
+}
+
+/** A task in the queue: its result, and a way to make it more urgent while it waits. */
+export interface QueuedWork<T> {
+  readonly result: Promise<T>;
+  /** Moves the task up (never down) while it waits: someone now waits for what was background work. */
+  raise(priority: TaskPriority): void;
+}
+
+interface Entry {
+  priority: TaskPriority;
+  readonly start: () => Promise<unknown>;
+  readonly refuse: (err: Error) => void;
+}
+
+const RANK: Readonly<Record<TaskPriority, number>> = { grid: 0, view: 1, background: 2 };
+
+export class PriorityLane {
+  readonly #limits: PriorityLaneLimits;
+  readonly #waiting: Record<TaskPriority, Entry[]> = { grid: [], view: [], background: [] };
+  #running = 0;
+  #backgroundRunning = 0;
+  /** When the last visitor's task was queued or ended: background work waits for a quiet lane. */
+  #lastVisitorWork = Number.NEGATIVE_INFINITY;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+  #started = 0;
+  #cancelled = 0;
+
+  constructor(limits: PriorityLaneLimits) {
+    this.#limits = limits;
+  }
+
+  /** Tasks waiting for a worker. */
+  get waiting(): number {
+    return this.#waiting.grid.length + this.#waiting.view.length + this.#waiting.background.length;
+  }
+
+  /** Tasks waiting or running. */
+  get active(): number {
+    return this.waiting + this.#running;
+  }
+
+  /** Tasks handed to a worker since the lane was made. */
+  get started(): number {
+    return this.#started;
+  }
+
+  /** Tasks dropped from the queue because everyone waiting for them went away. */
+  get cancelled(): number {
+    return this.#cancelled;
+  }
+
+  /**
+   * Queues `start` (which hands the task to a worker and settles when it is done). Refused at
+   * once, with a PoolBusyError, past the bound of its priority or once the lane is closing.
+   * When `signal` aborts while the task waits, it leaves the queue and fails with a
+   * TaskCancelledError; once started it runs to its end whatever the signal says.
+   */
+  submit<T>(priority: TaskPriority, start: () => Promise<T>, signal?: AbortSignal): QueuedWork<T> {
+    if (signal?.aborted) return { result: Promise.reject(new TaskCancelledError()), raise: () => undefined };
+    if (this.#closed || this.#isFull(priority)) return { result: Promise.reject(new PoolBusyError()), raise: () => undefined };
+
+    let entry!: Entry;
+    const result = new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.#remove(entry)) {
+          this.#cancelled++;
+          reject(new TaskCancelledError());
+        }
+      };
+      entry = {
+        priority,
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          const running = start();
+          running.then(resolve, reject);
+          return running;
+        },
+        refuse: (err) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    if (priority !== 'background') this.#lastVisitorWork = performance.now();
+    this.#waiting[priority].push(entry);
+    this.#pump();
+    return {
+      result,
+      raise: (to) => {
+        if (RANK[to] >= RANK[entry.priority] || !this.#remove(entry)) return;
+        entry.priority = to;
+        this.#lastVisitorWork = performance.now();
+        this.#waiting[to].push(entry);
+        this.#pump();
+      },
+    };
+  }
+
+  /** Refuses every waiting task and any new one (the pool is closing); running ones finish. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    for (const priority of TASK_PRIORITIES) {
+      for (const entry of this.#waiting[priority].splice(0)) entry.refuse(new PoolBusyError());
+    }
+  }
+
+  #isFull(priority: TaskPriority): boolean {
+    const { workers, maxQueue, maxBackgroundQueue } = this.#limits;
+    // A task a free worker takes at once never waits, so it counts against no bound.
+    if (this.#running < workers && priority !== 'background') return false;
+    if (priority === 'background') return this.#waiting.background.length >= maxBackgroundQueue;
+    return this.#waiting.grid.length + this.#waiting.view.length >= maxQueue;
+  }
+
+  #remove(entry: Entry): boolean {
+    const queue = this.#waiting[entry.priority];
+    const at = queue.indexOf(entry);
+    if (at < 0) return false;
+    queue.splice(at, 1);
+    return true;
+  }
+
+  /** Starts waiting tasks, most urgent first, while workers are free. */
+  #pump(): void {
+    while (this.#running < this.#limits.workers) {
+      const entry = this.#waiting.grid.shift() ?? this.#waiting.view.shift() ?? this.#nextBackground();
+      if (!entry) return;
+      this.#run(entry);
+    }
+  }
+
+  /**
+   * A background task when the lane is quiet: no visitor's task running, none queued or ended
+   * within the delay, and a worker left free for the next one. Else a timer looks again
+   * when the delay is over (a task ending looks again anyway).
+   */
+  #nextBackground(): Entry | undefined {
+    if (this.#waiting.background.length === 0 || this.#running > this.#backgroundRunning) return undefined;
+    if (this.#backgroundRunning >= Math.max(1, this.#limits.workers - 1)) return undefined;
+    const quietFor = performance.now() - this.#lastVisitorWork;
+    if (quietFor < this.#limits.backgroundDelayMs) {
+      if (!this.#timer) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#pump();
+        }, this.#limits.backgroundDelayMs - quietFor);
+        // Background work never keeps the process alive on its own.
+        this.#timer.unref();
+      }
+      return undefined;
+    }
+    return this.#waiting.background.shift();
+  }
+
+  #run(entry: Entry): void {
+    const background = entry.priority === 'background';
+    this.#running++;
+    if (background) this.#backgroundRunning++;
+    this.#started++;
+    const done = () => {
+      this.#running--;
+      if (background) this.#backgroundRunning--;
+      else this.#lastVisitorWork = performance.now();
+      this.#pump();
+    };
+    entry.start().then(done, done);
+  }
+}
