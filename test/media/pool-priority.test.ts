@@ -117,7 +117,7 @@ describe('media pool priorities and cancellation', function () {
     const running = pool.dimensions({ src: jpeg, kind: 'image' }, { signal: abort.signal });
     await eventually(() => pool.tasksRun === 1, 5000, 'the task to start');
     abort.abort();
-    expect(await running).to.deep.equal({ width: 300, height: 200 });
+    expect(await running).to.deep.include({ width: 300, height: 200 });
     expect(pool.tasksCancelled).to.equal(0);
   });
 
