@@ -125,7 +125,7 @@ async function writeAlbum(albumsDir: string, photos: number, smoke: boolean): Pr
 const mb = (bytes: number) => bytes / 1e6;
 
 export async function firstScreenBytes(ctx: BenchContext): Promise<BenchRow[]> {
-  const photos = ctx.smoke ? 60 : 600;
+  const photos = ctx.smoke ? 30 : 600;
   const root = path.join(ctx.runDir, 'first-screen');
   const albumsDir = path.join(root, 'albums');
   ctx.log(`first-screen: writing a ${photos}-photo album`);

@@ -28,7 +28,7 @@ describe('admin /api/cache', () => {
     expect(res.body).to.deep.equal({
       files: 5,
       bytes: 6160,
-      sizes: { small: { files: 3, bytes: 160 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
+      sizes: { small: { files: 3, bytes: 160 }, tile: { files: 0, bytes: 0 }, medium: { files: 1, bytes: 1000 }, large: { files: 1, bytes: 5000 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
@@ -40,7 +40,7 @@ describe('admin /api/cache', () => {
     expect(res.body).to.deep.equal({
       files: 0,
       bytes: 0,
-      sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
+      sizes: { small: { files: 0, bytes: 0 }, tile: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
@@ -59,7 +59,7 @@ describe('admin /api/cache', () => {
       path: '2024/trip',
       files: 3,
       bytes: 1150,
-      sizes: { small: { files: 2, bytes: 150 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
+      sizes: { small: { files: 2, bytes: 150 }, tile: { files: 0, bytes: 0 }, medium: { files: 1, bytes: 1000 }, large: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
     });
