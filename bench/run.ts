@@ -6,7 +6,7 @@
  *   --smoke             tiny corpus, a few items per figure, 1-second loads: checks the harness
  *   --strict            exit 1 when a target is missed or a figure could not be measured
  *   --clean             delete the cached corpora (under the OS temp dir) and exit
- *   --only a,b          run only these figures (cold, cached, page, exif, zip, heic, startup)
+ *   --only a,b          run only these figures (cold, cached, page, exif, zip, heic, first-screen, startup)
  *   --seconds N         length of each load run (default 5, smoke 1)
  *   --rounds N          alternating app/baseline rounds per load figure (default 3, smoke 1)
  *   --no-arena-max      start the server without MALLOC_ARENA_MAX (to compare)
@@ -22,6 +22,7 @@ import { cleanCorpora, ensureCorpus } from './corpus.js';
 import type { BenchContext } from './figures/context.js';
 import { albumPage } from './figures/page.js';
 import { exifLatency } from './figures/exif.js';
+import { firstScreenBytes } from './figures/first-screen.js';
 import { startup } from './figures/startup.js';
 import { heicThumbnails } from './figures/heic.js';
 import { cachedThumbnails, coldThumbnails } from './figures/thumbnails.js';
@@ -48,6 +49,12 @@ const FIGURES: readonly Figure[] = [
   { key: 'exif', fallback: { name: 'EXIF mean', unit: 'ms', target: '< 5 ms' }, usesGallery: true, run: exifLatency },
   { key: 'zip', fallback: { name: 'ZIP download', unit: 'MB/s', target: 'ratio >= 0.85' }, usesGallery: true, run: zipDownload },
   { key: 'heic', fallback: { name: 'HEIC thumbnails', unit: 'ms', target: '< 1024 MB' }, usesGallery: false, run: heicThumbnails },
+  {
+    key: 'first-screen',
+    fallback: { name: 'first-screen bytes', unit: 'MB', target: '<= 1.0 / 2.0 MB' },
+    usesGallery: false,
+    run: firstScreenBytes,
+  },
   { key: 'startup', fallback: { name: 'start-up until /photos answers', unit: 's', target: '<= 3 s' }, usesGallery: false, run: startup },
 ];
 

@@ -28,16 +28,23 @@ export interface MediaVersion {
  */
 export const versionParam = (version: MediaVersion): string => `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
 
-export const thumbnailUrl = (mediaPath: string, size: ThumbnailSize, version: MediaVersion | undefined): string =>
-  `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
+/**
+ * The encodings a thumbnail is offered in (docs/api.md#get-apithumbnailpathsize): JPEG, the
+ * one every browser shows and the URL without `format`, and WebP, offered to the browsers
+ * that take it through `<picture><source type="image/webp">` (a quarter to a half fewer bytes).
+ */
+export type ThumbnailFormat = 'jpeg' | 'webp';
+
+export const thumbnailUrl = (mediaPath: string, size: ThumbnailSize, version: MediaVersion | undefined, format: ThumbnailFormat = 'jpeg'): string =>
+  `/api/thumbnail?path=${encodeURIComponent(mediaPath)}&size=${size}${format === 'jpeg' ? '' : `&format=${format}`}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
 
 /** What the viewer's "full resolution" opens for a photo browsers cannot display (HEIC, TIFF). */
 export const fullSizeUrl = (mediaPath: string, version: MediaVersion | undefined): string =>
   `/api/full-size?path=${encodeURIComponent(mediaPath)}${version !== undefined ? `&v=${versionParam(version)}` : ''}`;
 
-/** `srcset` over every thumbnail size, by their maximum widths. */
-export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined): string =>
-  THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
+/** `srcset` over every thumbnail size in one format, by their maximum widths. */
+export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined, format: ThumbnailFormat = 'jpeg'): string =>
+  THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version, format)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
 
 export const downloadUrl = (albumPath: string): string => `/api/download-album?path=${encodeURIComponent(albumPath)}`;
 

@@ -7,6 +7,7 @@ import type { PasswordLimiter } from './access/password-limiter.js';
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
+import { textCompression } from '../http/text-compression.js';
 import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
 import { MediaTaskError } from '../media/pool-errors.js';
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps): Express {
     '/vendor/thumbhash/': THUMBHASH_DIR,
   });
 
+  // Pages, assets and JSON go out compressed; media pass through as they are (text-compression.ts).
+  app.use(textCompression());
   app.use(cookieParser());
   // The media API first: thumbnails are most of a gallery's requests, and nothing below
   // (static files, pages, password routes) shares their paths, so they need not walk past it.

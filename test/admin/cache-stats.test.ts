@@ -31,7 +31,7 @@ describe('admin /api/cache', () => {
     expect(res.body).to.deep.equal({
       files: 6,
       bytes: 6860,
-      sizes: { small: { files: 3, bytes: 160 }, medium: { files: 2, bytes: 1700 }, large: { files: 1, bytes: 5000 } },
+      sizes: { small: { files: 3, bytes: 160 }, tile: { files: 0, bytes: 0 }, medium: { files: 2, bytes: 1700 }, large: { files: 1, bytes: 5000 } },
       formats: { jpeg: { files: 5, bytes: 6160 }, webp: { files: 1, bytes: 700 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
@@ -44,7 +44,7 @@ describe('admin /api/cache', () => {
     expect(res.body).to.deep.equal({
       files: 0,
       bytes: 0,
-      sizes: { small: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
+      sizes: { small: { files: 0, bytes: 0 }, tile: { files: 0, bytes: 0 }, medium: { files: 0, bytes: 0 }, large: { files: 0, bytes: 0 } },
       formats: { jpeg: { files: 0, bytes: 0 }, webp: { files: 0, bytes: 0 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },
@@ -64,7 +64,7 @@ describe('admin /api/cache', () => {
       path: '2024/trip',
       files: 4,
       bytes: 1850,
-      sizes: { small: { files: 2, bytes: 150 }, medium: { files: 2, bytes: 1700 }, large: { files: 0, bytes: 0 } },
+      sizes: { small: { files: 2, bytes: 150 }, tile: { files: 0, bytes: 0 }, medium: { files: 2, bytes: 1700 }, large: { files: 0, bytes: 0 } },
       formats: { jpeg: { files: 3, bytes: 1150 }, webp: { files: 1, bytes: 700 } },
       webVideo: { files: 0, bytes: 0 },
       fullSize: { files: 0, bytes: 0 },

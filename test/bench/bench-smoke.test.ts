@@ -18,6 +18,8 @@ const EXPECTED = [
   /^EXIF of a/,
   /^ZIP download \(/,
   /^ZIP download, server peak RSS growth/,
+  /^first-screen bytes, \d+-photo album, 390×844/,
+  /^first-screen bytes, \d+-photo album, 1440×900/,
   /^start-up on [\d,]+ photos until \/photos answers/,
   /^start-up on [\d,]+ photos, server peak RSS/,
 ];

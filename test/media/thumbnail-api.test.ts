@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
+import { THUMBNAIL_SIZE_NAMES } from '../../server/core/media-catalogue.js';
 import sharp from 'sharp';
 import request from 'supertest';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
@@ -69,7 +70,7 @@ describe('GET /api/thumbnail', function () {
     it('should answer 400 for an unknown size', async function () {
       const res = await get('path=2024/trip/tiny.jpg&size=huge');
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.match(/size must be one of small, medium, large/);
+      expect(res.body.error).to.match(/size must be one of small, tile, medium, large/);
     });
 
     it('should answer 400 for a repeated size', async function () {
@@ -159,7 +160,7 @@ describe('GET /api/thumbnail', function () {
       expect(fs.existsSync(cached('medium', fresh))).to.equal(true);
       expect(fs.existsSync(cached('medium', fresh).replace(/\.jpg$/, '.webp'))).to.equal(true);
       // The other sizes wait in the background queue (held back by this app's long quiet time).
-      for (const size of ['small', 'large']) expect(fs.existsSync(cached(size, fresh)), size).to.equal(false);
+      for (const size of ['small', 'tile', 'large']) expect(fs.existsSync(cached(size, fresh)), size).to.equal(false);
     });
 
     it('should serve a cached thumbnail without running a task', async function () {
@@ -196,7 +197,7 @@ describe('GET /api/thumbnail', function () {
       await writeJpeg(original('2024/trip/burst.jpg'), 1600, 1200);
       await media.index.rescan();
       const before = media.pool.tasksRun;
-      const sizes = ['small', 'medium', 'large'];
+      const sizes = [...THUMBNAIL_SIZE_NAMES];
       const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => get(`path=2024/trip/burst.jpg&size=${sizes[i % 3]}`)));
       expect(responses.map((r) => r.status)).to.deep.equal(Array(30).fill(200));
       expect(media.pool.tasksRun - before).to.equal(sizes.length);

@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { THUMBNAIL_SIZE_NAMES } from '../../server/core/media-catalogue.js';
 import sharp from 'sharp';
 import { writeJpeg, writePng, writeTruncatedJpeg, writeVideo } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SIZES = ['small', 'medium', 'large'];
+const SIZES = THUMBNAIL_SIZE_NAMES;
 
 interface CliResult {
   code: number;

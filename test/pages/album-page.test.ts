@@ -72,8 +72,49 @@ describe('album page', () => {
 
     it('should leave sizes out where they are unknown', async () => {
       const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
-      const wide = /<li[^>]*>\s*<a[^>]*data-name="wide\.jpg"[^>]*>\s*<img[^>]*>/.exec(res.text)?.[0];
+      const wide = /<li[^>]*>\s*<a[^>]*data-name="wide\.jpg"[^>]*>\s*<picture>\s*<source[^>]*>\s*<img[^>]*>/.exec(res.text)?.[0];
       expect(wide).to.be.a('string').and.not.include('data-ar').and.not.include('width=');
+    });
+  });
+
+  describe('responsive images', () => {
+    /** The <picture> of one tile, by file name. */
+    const pictureOf = (html: string, name: string) =>
+      /<picture>\s*<source ([^>]*)>\s*<img ([^>]*)>\s*<\/picture>/.exec(html.slice(html.indexOf(`data-name="${name}"`)))!;
+    const attr = (attrs: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(attrs)?.[1]?.replaceAll('&amp;', '&');
+    const widthsOf = (srcset: string) => srcset.split(', ').map((c) => c.split(' ')[1]);
+
+    it('should offer WebP in a <source> before the JPEG <img>, over the same four sizes', async () => {
+      const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
+      const [, source, img] = pictureOf(res.text, 'tall.jpg');
+      expect(attr(source!, 'type')).to.equal('image/webp');
+      const webp = attr(source!, 'srcset')!;
+      const jpeg = attr(img!, 'srcset')!;
+      expect(widthsOf(webp)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
+      expect(widthsOf(jpeg)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
+      expect(webp).to.include('/api/thumbnail?path=2024%2Ftrip%2Ftall.jpg&size=tile&format=webp&v=');
+      expect(jpeg).to.include('/api/thumbnail?path=2024%2Ftrip%2Ftall.jpg&size=tile&v=').and.not.include('format=');
+      expect(attr(img!, 'src')).to.match(/&size=small&v=/);
+      // Both name the same sizes; the <img> keeps alt, dimensions and lazy loading.
+      expect(attr(source!, 'sizes')).to.equal(attr(img!, 'sizes'));
+      expect(img).to.include('alt="tall" loading="lazy" decoding="async" width="800" height="1200"');
+    });
+
+    it('should size masonry tiles by their aspect ratio, and tiles of unknown shape by the default one', async () => {
+      const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
+      // 800×1200: a third of the width of a 2:1 photo in the same row.
+      expect(attr(pictureOf(res.text, 'tall.jpg')[2]!, 'sizes')).to.equal('(max-width: 600px) min(94vw, 94px), min(94vw, 176px)');
+      expect(attr(pictureOf(res.text, 'wide.jpg')[2]!, 'sizes')).to.equal('(max-width: 600px) min(94vw, 210px), min(94vw, 396px)');
+    });
+
+    it('should size album cards by the card grid', async () => {
+      const res = await pageApp(index, fx.albumsDir).get('/photos/2024/trip').expect(200);
+      const card = /<li class="card">[\s\S]*?<\/li>/.exec(res.text)![0];
+      const [, source, img] = /<picture>\s*<source ([^>]*)>\s*<img ([^>]*)>/.exec(card)!;
+      expect(attr(source!, 'type')).to.equal('image/webp');
+      expect(widthsOf(attr(source!, 'srcset')!)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
+      expect(attr(source!, 'srcset')).to.include('format=webp');
+      expect(attr(img!, 'sizes')).to.equal('(max-width: 600px) 94vw, 300px').and.equal(attr(source!, 'sizes'));
     });
   });
 

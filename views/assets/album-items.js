@@ -34,6 +34,8 @@ export class AlbumItems {
         full: d.full ?? link.getAttribute('href'),
         src: img.getAttribute('src'),
         srcset: img.getAttribute('srcset'),
+        // The same sizes as WebP (server/public/pages/media-items.ts), for browsers that take it.
+        webpSrcset: link.querySelector('source[type="image/webp"]')?.getAttribute('srcset') ?? null,
         large: d.large,
         width: d.width ? Number(d.width) : null,
         height: d.height ? Number(d.height) : null,

@@ -81,14 +81,16 @@ export async function createLightbox({ list, items, assets }) {
     const [fw, fh] = FALLBACK[item.kind] ?? FALLBACK.image;
     const width = item.width ?? fw;
     const height = item.height ?? (item.width ? Math.round((fw * item.height) / item.width) : fh);
+    // The tile, for the zoom animation from and back to it (absent for items off the page).
+    const element = /** @type {HTMLElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined;
     const base = {
       name: item.name,
       alt: item.alt,
       width,
       height,
-      msrc: item.src,
-      // The tile, for the zoom animation from and back to it (absent for items off the page).
-      element: /** @type {HTMLElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined,
+      // The placeholder: what the tile already shows (WebP or JPEG, any size), so opening costs no extra request.
+      msrc: element?.querySelector('img')?.currentSrc || item.src,
+      element,
       thumbCropped: cropped,
     };
     if (item.kind === 'video') {
@@ -96,7 +98,29 @@ export async function createLightbox({ list, items, assets }) {
       return { ...base, type: 'video', src: item.original, sources, poster: item.large };
     }
     if (fullResolution.has(index)) return { ...base, src: item.full };
-    return { ...base, src: item.large, srcset: displaySrcset(item) };
+    return { ...base, src: item.large, srcset: displaySrcset(takesWebp() && item.webpSrcset ? item.webpSrcset : item.srcset, item.width) };
+  }
+
+  /**
+   * Whether the slides may use the WebP thumbnails. PhotoSwipe shows a plain <img>, with no
+   * <picture> to let the browser choose, so the lightbox asks: first the tiles (a tile whose
+   * <picture> chose the WebP source is the browser's own answer), else whether a canvas encodes
+   * WebP (every browser that encodes it decodes it; Safari before 17 decodes but does not
+   * encode, and keeps the JPEGs, which is only a few more bytes).
+   */
+  let webp;
+  function takesWebp() {
+    if (webp !== undefined) return webp;
+    const shown = [...list.querySelectorAll('.media__link img')].map((img) => /** @type {HTMLImageElement} */ (img).currentSrc).filter(Boolean);
+    if (shown.length) {
+      webp = shown.some((src) => src.includes('format=webp'));
+    } else {
+      const canvas = document.createElement('canvas');
+      canvas.width = 1;
+      canvas.height = 1;
+      webp = canvas.toDataURL('image/webp').startsWith('data:image/webp');
+    }
+    return webp;
   }
 
   // --- Videos: a custom content type, a <video controls playsinline> with the large
@@ -356,14 +380,18 @@ function videoIn(element) {
   return element instanceof HTMLElement ? element.querySelector('video') : null;
 }
 
-/** The thumbnail sizes for the lightbox, with widths no larger than the photo's own. */
-function displaySrcset(item) {
-  if (!item.srcset || !item.width) return undefined;
-  return item.srcset
+/**
+ * The thumbnail sizes for the lightbox, with widths no larger than the photo's own.
+ * @param {string | null | undefined} srcset
+ * @param {number | null} width the photo's
+ */
+function displaySrcset(srcset, width) {
+  if (!srcset || !width) return undefined;
+  return srcset
     .split(/,\s+/)
     .map((candidate) => {
       const [url, w] = candidate.trim().split(/\s+/);
-      return `${url} ${Math.min(parseInt(w, 10), item.width)}w`;
+      return `${url} ${Math.min(parseInt(w, 10), width)}w`;
     })
     .join(', ');
 }

@@ -10,8 +10,9 @@ import { notFound } from '../../core/errors.js';
 import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.js';
 import { decodeUrlPath, hasHiddenSegment } from '../../core/paths.js';
 import { cardFor, listedChildren } from './cards.js';
+import { tileSizes } from './tile-sizes.js';
 import type { DimensionsProvider } from './dimensions.js';
-import { albumMediaApiUrl, MEDIA_PER_PAGE, type MediaView, mediaViews, pageCount, pageItems } from './media-items.js';
+import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
 import { type CachedPage, PageCache, pageOf } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import { albumPageUrl, downloadUrl } from '../../core/urls.js';
@@ -21,24 +22,6 @@ export { MEDIA_PER_PAGE } from './media-items.js';
 
 const WRONG_PASSWORD = 'Wrong password. Please try again.';
 const LOCKOUT_MINUTES = 15;
-
-/** `sizes` of each layout, matching the tile widths in site.css. */
-const SIZES: Readonly<Record<string, string>> = {
-  grid: '(max-width: 600px) 50vw, (max-width: 1100px) 33vw, 300px',
-  masonry: '(max-width: 600px) 60vw, 420px',
-  single: '(max-width: 1240px) 100vw, 1200px',
-};
-
-/**
- * In justified rows a tile is as wide as its aspect ratio times the row height (a little
- * more once the row stretches), so a panorama needs a bigger thumbnail than a portrait.
- * Heights are site.css's --row with room for the stretch.
- */
-function sizesOf(style: string, m: MediaView): string {
-  if (style !== 'masonry' || !m.width || !m.height) return SIZES[style] ?? SIZES.grid!;
-  const ar = m.width / m.height;
-  return `(max-width: 600px) min(100vw, ${Math.ceil(ar * 170)}px), ${Math.ceil(ar * 320)}px`;
-}
 
 /** `?page=N`: absent is page 1; anything but a positive integer within range is a 404. */
 function pageNumber(req: Request, pages: number): number {
@@ -144,7 +127,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       counts,
       summary: summaryOf(counts, children.length),
       children,
-      media: media.map((m) => ({ ...m, sizes: sizesOf(album.meta.style, m) })),
+      media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
       downloadUrl: downloadUrl(album.path),
       mediaApiUrl: albumMediaApiUrl(album.path),
       // The lightbox offers a photo's original when it is wider than the thumbnail it shows.

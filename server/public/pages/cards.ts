@@ -2,6 +2,7 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { MediaStats } from './media-stats.js';
+import { CARD_SIZES } from './tile-sizes.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
 export interface CardView {
@@ -9,7 +10,7 @@ export interface CardView {
   readonly url: string;
   readonly locked: boolean;
   readonly subtitle: string;
-  readonly cover: { readonly src: string; readonly srcset: string } | undefined;
+  readonly cover: { readonly src: string; readonly srcset: string; readonly webpSrcset: string; readonly sizes: string } | undefined;
 }
 
 function plural(n: number, word: string): string {
@@ -30,7 +31,12 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
   // a broken image (and a file name) to most visitors: the card goes without.
   if (cover && stat && (stat.realAlbum === cover.node || !isProtected(stat.realAlbum))) {
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    coverView = { src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat), srcset: thumbnailSrcset(mediaPath, stat) };
+    coverView = {
+      src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat),
+      srcset: thumbnailSrcset(mediaPath, stat),
+      webpSrcset: thumbnailSrcset(mediaPath, stat, 'webp'),
+      sizes: CARD_SIZES,
+    };
   }
   let subtitle: string;
   if (isAlbum(node) && !node.meta.isCollection) {

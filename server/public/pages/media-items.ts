@@ -24,6 +24,11 @@ export interface MediaView {
   readonly src: string;
   readonly large: string;
   readonly srcset: string;
+  /**
+   * The same sizes as WebP, for the browsers that take it: the page's `<source type="image/webp">`
+   * and the lightbox's slides (docs/api.md#get-apithumbnailpathsize).
+   */
+  readonly webpSrcset: string;
   /** Display size; null when it could not be read (yet). */
   readonly width: number | null;
   readonly height: number | null;
@@ -130,6 +135,7 @@ export async function mediaViews(
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
       large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
       srcset: thumbnailSrcset(mediaPath, v),
+      webpSrcset: thumbnailSrcset(mediaPath, v, 'webp'),
       width: d?.width ?? null,
       height: d?.height ?? null,
       thumbHash: d?.thumbHash ?? null,

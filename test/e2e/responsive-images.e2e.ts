@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { THUMBNAIL_SIZES, type ThumbnailSize } from '../../server/core/media-catalogue.js';
+import { launchBrowser } from '../support/browser.js';
+import { BIG_ALBUM, BrowserGallery, LAYOUT_ALBUMS } from './gallery-fixtures.js';
+
+/**
+ * Which thumbnail Chromium picks from the tiles' `srcset` and `sizes`
+ * (server/public/pages/tile-sizes.ts): the smallest sharp one, never the 1200 px one a
+ * 200 px tile used to take on a phone. Only the choice is looked at (`currentSrc`), not the
+ * image: a slow pool cannot make this flaky.
+ */
+describe('responsive tiles in Chromium', function () {
+  this.timeout(90_000);
+  const fx = new BrowserGallery();
+  let browser: Browser;
+
+  before(async function () {
+    this.timeout(120_000);
+    await fx.build();
+    await fx.start();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await fx.close();
+  });
+
+  /** The preset widths the tiles in view chose (their `currentSrc`), WebP or JPEG alike. */
+  async function chosenWidths(albumPath: string, device: BrowserContextOptions): Promise<number[]> {
+    const context = await browser.newContext(device);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${fx.url}/photos/${albumPath}`, { waitUntil: 'domcontentloaded' });
+      // Tiles above the fold; functions, not strings: the page's CSP allows no eval.
+      await page.waitForFunction(
+        () => {
+          const tiles = [...document.querySelectorAll<HTMLImageElement>('#media img')].filter((img) => img.getBoundingClientRect().top < window.innerHeight);
+          return tiles.length > 0 && tiles.every((img) => img.currentSrc !== '');
+        },
+        null,
+        { timeout: 30_000 },
+      );
+      const sizes = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLImageElement>('#media img')]
+          .filter((img) => img.getBoundingClientRect().top < window.innerHeight)
+          .map((img) => new URL(img.currentSrc).searchParams.get('size')),
+      );
+      return sizes.map((s) => THUMBNAIL_SIZES[s as ThumbnailSize]);
+    } finally {
+      await context.close();
+    }
+  }
+
+  const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+  const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 2 };
+
+  for (const album of [LAYOUT_ALBUMS.grid, BIG_ALBUM]) {
+    it(`should take at most the 800 px thumbnails for the grid of ${album} on a 3× phone`, async () => {
+      const widths = await chosenWidths(album, PHONE);
+      expect(widths.length).to.be.greaterThan(1);
+      expect(Math.max(...widths)).to.be.at.most(800);
+    });
+  }
+
+  it('should take the 800 px thumbnails, not 1200, for a desktop grid at 2×', async () => {
+    const widths = await chosenWidths(LAYOUT_ALBUMS.grid, DESKTOP);
+    expect(new Set(widths)).to.deep.equal(new Set([800]));
+  });
+
+  it('should take the 400 px thumbnails at 1×', async () => {
+    const widths = await chosenWidths(LAYOUT_ALBUMS.grid, { ...DESKTOP, deviceScaleFactor: 1 });
+    expect(new Set(widths)).to.deep.equal(new Set([400]));
+  });
+});
