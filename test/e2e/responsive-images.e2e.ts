@@ -56,16 +56,16 @@ describe('responsive tiles in Chromium', function () {
   const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 2 };
 
   for (const album of [LAYOUT_ALBUMS.grid, BIG_ALBUM]) {
-    it(`should take at most the 800 px thumbnails for the grid of ${album} on a 3× phone`, async () => {
+    it(`should take at most the 600 px thumbnails for the grid of ${album} on a 3× phone`, async () => {
       const widths = await chosenWidths(album, PHONE);
       expect(widths.length).to.be.greaterThan(1);
-      expect(Math.max(...widths)).to.be.at.most(800);
+      expect(Math.max(...widths)).to.be.at.most(600);
     });
   }
 
-  it('should take the 800 px thumbnails, not 1200, for a desktop grid at 2×', async () => {
+  it('should take the 600 px thumbnails, not 1200, for a desktop grid at 2×', async () => {
     const widths = await chosenWidths(LAYOUT_ALBUMS.grid, DESKTOP);
-    expect(new Set(widths)).to.deep.equal(new Set([800]));
+    expect(new Set(widths)).to.deep.equal(new Set([600]));
   });
 
   it('should take the 400 px thumbnails at 1×', async () => {

@@ -70,7 +70,7 @@ describe('GET /api/thumbnail', function () {
     it('should answer 400 for an unknown size', async function () {
       const res = await get('path=2024/trip/tiny.jpg&size=huge');
       expect(res.status).to.equal(400);
-      expect(res.body.error).to.match(/size must be one of small, tile, medium, large/);
+      expect(res.body.error).to.match(/size must be one of small, tile, row, medium, large/);
     });
 
     it('should answer 400 for a repeated size', async function () {

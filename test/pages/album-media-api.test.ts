@@ -69,14 +69,16 @@ describe('GET /api/album-media', () => {
         large: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${version}`,
         srcset: [
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version} 400w`,
-          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=tile&v=${version} 800w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=tile&v=${version} 600w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=row&v=${version} 800w`,
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=medium&v=${version} 1200w`,
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&v=${version} 1920w`,
         ].join(', '),
         // The same sizes as WebP, for the lightbox of browsers that take it.
         webpSrcset: [
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&format=webp&v=${version} 400w`,
-          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=tile&format=webp&v=${version} 800w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=tile&format=webp&v=${version} 600w`,
+          `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=row&format=webp&v=${version} 800w`,
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=medium&format=webp&v=${version} 1200w`,
           `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=large&format=webp&v=${version} 1920w`,
         ].join(', '),

@@ -84,14 +84,14 @@ describe('album page', () => {
     const attr = (attrs: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(attrs)?.[1]?.replaceAll('&amp;', '&');
     const widthsOf = (srcset: string) => srcset.split(', ').map((c) => c.split(' ')[1]);
 
-    it('should offer WebP in a <source> before the JPEG <img>, over the same four sizes', async () => {
+    it('should offer WebP in a <source> before the JPEG <img>, over the same five sizes', async () => {
       const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
       const [, source, img] = pictureOf(res.text, 'tall.jpg');
       expect(attr(source!, 'type')).to.equal('image/webp');
       const webp = attr(source!, 'srcset')!;
       const jpeg = attr(img!, 'srcset')!;
-      expect(widthsOf(webp)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
-      expect(widthsOf(jpeg)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
+      expect(widthsOf(webp)).to.deep.equal(['400w', '600w', '800w', '1200w', '1920w']);
+      expect(widthsOf(jpeg)).to.deep.equal(['400w', '600w', '800w', '1200w', '1920w']);
       expect(webp).to.include('/api/thumbnail?path=2024%2Ftrip%2Ftall.jpg&size=tile&format=webp&v=');
       expect(jpeg).to.include('/api/thumbnail?path=2024%2Ftrip%2Ftall.jpg&size=tile&v=').and.not.include('format=');
       expect(attr(img!, 'src')).to.match(/&size=small&v=/);
@@ -112,7 +112,7 @@ describe('album page', () => {
       const card = /<li class="card">[\s\S]*?<\/li>/.exec(res.text)![0];
       const [, source, img] = /<picture>\s*<source ([^>]*)>\s*<img ([^>]*)>/.exec(card)!;
       expect(attr(source!, 'type')).to.equal('image/webp');
-      expect(widthsOf(attr(source!, 'srcset')!)).to.deep.equal(['400w', '800w', '1200w', '1920w']);
+      expect(widthsOf(attr(source!, 'srcset')!)).to.deep.equal(['400w', '600w', '800w', '1200w', '1920w']);
       expect(attr(source!, 'srcset')).to.include('format=webp');
       expect(attr(img!, 'sizes')).to.equal('(max-width: 600px) 94vw, 300px').and.equal(attr(source!, 'sizes'));
     });

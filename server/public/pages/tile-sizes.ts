@@ -1,7 +1,7 @@
 /**
  * The `sizes` attributes of the album page's tiles and of album cards: how wide each image is
  * laid out by views/assets/site.css, so that the browser takes the smallest thumbnail
- * (server/core/media-catalogue.ts: 400, 800, 1200, 1920 px) that is sharp at its pixel ratio.
+ * (server/core/media-catalogue.ts: 400, 600, 800, 1200, 1920 px) that is sharp at its pixel ratio.
  * A `sizes` too large costs three times the bytes (a 220 px tile on a 2× screen fetched at
  * 1200 px); one too small shows a soft photo. The widths were measured in Chromium at 390,
  * 768, 1024, 1440 and 2560 px wide windows (README, "What the browser downloads"):
