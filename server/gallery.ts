@@ -57,6 +57,8 @@ export interface Gallery {
 const MAX_WAITING_REQUESTS = 1000;
 /** The sizes nobody asked for yet, made when the pool is idle: one album page's worth (200 media) may wait. */
 const MAX_BACKGROUND_TASKS = 200;
+/** View tasks (a viewer's sizes, EXIF) that may wait per worker before a 503 with Retry-After. */
+const VIEW_TASKS_PER_WORKER = 16;
 
 /** Builds the public gallery: album index, home content, media pool and the app. */
 export async function createGallery(config: Config, opts: GalleryOptions): Promise<Gallery> {
@@ -69,6 +71,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const pool = createMediaPool({
     workers: config.workers,
     maxQueue: opts.maxQueue ?? MAX_WAITING_REQUESTS,
+    // What the viewer waits for keeps the bound all work had before tiles could wait longer.
+    maxViewQueue: Math.min(opts.maxQueue ?? MAX_WAITING_REQUESTS, config.workers * VIEW_TASKS_PER_WORKER),
     maxBackgroundQueue: opts.maxBackgroundQueue ?? MAX_BACKGROUND_TASKS,
     backgroundDelayMs: opts.backgroundDelayMs,
     log,

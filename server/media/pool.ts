@@ -31,6 +31,8 @@ export interface LaneSize {
   readonly maxQueue: number;
   /** Background tasks allowed to wait (default: maxQueue); past it they are refused and dropped by their callers. */
   readonly maxBackgroundQueue?: number;
+  /** View tasks allowed to wait (default: maxQueue). */
+  readonly maxViewQueue?: number;
 }
 
 /**
@@ -56,6 +58,8 @@ export interface MediaPoolOptions {
   readonly maxQueue: number;
   /** Background tasks allowed to wait in the main lane (default: maxQueue). */
   readonly maxBackgroundQueue?: number;
+  /** Of the visitors' tasks, those of view priority allowed to wait in the main lane (default: maxQueue; see PriorityLaneLimits). */
+  readonly maxViewQueue?: number;
   /**
    * Milliseconds a lane must have been free of visitors' tasks before a background task
    * starts (default BACKGROUND_DELAY_MS): a page's burst of tiles comes first, whole.
@@ -174,7 +178,12 @@ interface Lane {
 
 export function createMediaPool(options: MediaPoolOptions): MediaPool {
   const sizes: Record<PoolLane, LaneSize> = {
-    main: { workers: options.workers, maxQueue: options.maxQueue, maxBackgroundQueue: options.maxBackgroundQueue ?? options.maxQueue },
+    main: {
+      workers: options.workers,
+      maxQueue: options.maxQueue,
+      maxBackgroundQueue: options.maxBackgroundQueue ?? options.maxQueue,
+      ...(options.maxViewQueue === undefined ? {} : { maxViewQueue: options.maxViewQueue }),
+    },
     heif: options.lanes?.heif ?? DEFAULT_LANES.heif,
     video: options.lanes?.video ?? DEFAULT_LANES.video,
   };
@@ -224,6 +233,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
       workers: size.workers,
       maxQueue: size.maxQueue,
       maxBackgroundQueue: size.maxBackgroundQueue ?? size.maxQueue,
+      ...(size.maxViewQueue === undefined ? {} : { maxViewQueue: size.maxViewQueue }),
       backgroundDelayMs,
     });
     return { piscina, queue };

@@ -24,6 +24,13 @@ export interface PriorityLaneLimits {
   readonly workers: number;
   /** Visitors' tasks (grid and view) allowed to wait; past it a task is refused (PoolBusyError). */
   readonly maxQueue: number;
+  /**
+   * Of those, view tasks allowed to wait (default: maxQueue). A tile must wait rather than
+   * fail (an `<img>` ignores Retry-After), but a viewer's large size, an EXIF record or a cold
+   * medium thumbnail answered 503 with Retry-After soon is better than one that waits behind
+   * hundreds of others until the client gives up.
+   */
+  readonly maxViewQueue?: number;
   /** Background tasks allowed to wait; past it one is refused, and its caller drops it. */
   readonly maxBackgroundQueue: number;
   /** How long the lane must have been free of visitors' work before a background task starts. */
@@ -139,10 +146,11 @@ export class PriorityLane {
   }
 
   #isFull(priority: TaskPriority): boolean {
-    const { workers, maxQueue, maxBackgroundQueue } = this.#limits;
+    const { workers, maxQueue, maxBackgroundQueue, maxViewQueue = maxQueue } = this.#limits;
     // A task a free worker takes at once never waits, so it counts against no bound.
     if (this.#running < workers && priority !== 'background') return false;
     if (priority === 'background') return this.#waiting.background.length >= maxBackgroundQueue;
+    if (priority === 'view' && this.#waiting.view.length >= maxViewQueue) return true;
     return this.#waiting.grid.length + this.#waiting.view.length >= maxQueue;
   }
 

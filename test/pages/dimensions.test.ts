@@ -140,6 +140,22 @@ describe('DimensionsCache', () => {
       expect((await make(reader).provide(node, node.media))[0]).to.include({ width: 300 });
       expect(reader.asked).to.deep.equal(['a.jpg']);
     });
+
+    it('should make only the first view wait for reads under way, not every view after it', async () => {
+      const reader = new FakeReader();
+      reader.delayMs = 1500;
+      const cache = make(reader, 1000);
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
+      let started = Date.now();
+      await cache.provide(node, node.media);
+      expect(Date.now() - started, 'the first view waits waitMs').to.be.at.least(900);
+      started = Date.now();
+      expect(await cache.provide(node, node.media)).to.deep.equal([undefined, undefined]);
+      expect(Date.now() - started, 'a second view while they are read does not').to.be.below(500);
+      await cache.flush();
+      expect(await cache.provide(node, node.media)).to.have.nested.property('[0].width', 300);
+      expect(reader.asked).to.deep.equal(['a.jpg', 'b.jpg']);
+    });
   });
 
   describe('when a header cannot be read', () => {

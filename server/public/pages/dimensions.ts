@@ -92,6 +92,8 @@ export class DimensionsCache {
   readonly #opts: Required<DimensionsCacheOptions>;
   /** null: the file could not be read; not asked again until the item changes. */
   readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
+  /** Items whose read is under way, started by an earlier lookup. */
+  readonly #filling = new WeakSet<MediaItem>();
   readonly #albums = new Map<string, Promise<AlbumRecord>>();
   /** Reads under way; null: unreadable, undefined: not now (a busy pool). */
   readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
@@ -118,12 +120,20 @@ export class DimensionsCache {
   });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
-    const missing = items.filter((i) => !this.#known.has(i));
+    // Items whose reads an earlier page view started are not waited for again: under load a
+    // cold album's reads queue behind thumbnails, and every view of its page would otherwise
+    // wait the whole waitMs (docs/api.md#pages).
+    const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length > 0) {
+      for (const item of missing) this.#filling.add(item);
       const record = await this.#record(node.path);
-      const done = Promise.all(missing.map((item) => this.#fill(node, item, record))).then(async (changed) => {
-        if (changed.some(Boolean)) await this.#save(node, record);
-      });
+      const done = Promise.all(missing.map((item) => this.#fill(node, item, record)))
+        .then(async (changed) => {
+          if (changed.some(Boolean)) await this.#save(node, record);
+        })
+        .finally(() => {
+          for (const item of missing) this.#filling.delete(item);
+        });
       this.#track(done);
       // A cold album must not hold the page for long: what is not read by then renders
       // without a size this once.
