@@ -38,7 +38,9 @@ module.exports = {
         MALLOC_ARENA_MAX: '2',
         // Large pixel buffers go back to the system when freed instead of staying in the heap.
         MALLOC_MMAP_THRESHOLD_: '1048576',
-        ...(JEMALLOC ? { LD_PRELOAD: JEMALLOC } : {}),
+        // jemalloc hands freed pages back within a second, from a thread of its own, rather than
+        // when the next allocation happens along (none, once a burst of visitors has gone).
+        ...(JEMALLOC ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' } : {}),
       },
     },
   ],

@@ -283,7 +283,9 @@ async function main(): Promise<number> {
     return failed.length ? 1 : 0;
   } finally {
     await server.stop();
-    fs.rmSync(runDir, { recursive: true, force: true });
+    // LOADTEST_KEEP=1 keeps the server's log (every request, with its time) for a look afterwards.
+    if (process.env.LOADTEST_KEEP === '1') log(`loadtest: kept ${runDir}`);
+    else fs.rmSync(runDir, { recursive: true, force: true });
   }
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
 import { createLogger } from './core/logger.js';
 import { createGallery } from './gallery.js';
+import { collectWhenQuiet } from './idle-gc.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -15,7 +16,9 @@ const log = createLogger();
 async function main(): Promise<void> {
   const config = loadConfig();
   const gallery = await createGallery(config, { log, requestLog: log });
+  const quiet = collectWhenQuiet();
   const server = http.createServer(gallery.handler).listen(config.port, config.host ?? '::');
+  server.on('request', quiet.touch);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -150,7 +150,8 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
   thumbnail: 'view',
   fullSize: 'view',
   decodeCheck: 'view',
-  exif: 'view',
+  // A bounded header read of a few milliseconds (workers/exif-reader.ts).
+  exif: 'quick',
   videoInfo: 'view',
   dimensions: 'grid',
   webVideo: 'view',

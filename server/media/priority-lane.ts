@@ -11,13 +11,16 @@ import { PoolBusyError, TaskCancelledError } from './pool-errors.js';
 
 /**
  * What a task is for, most urgent first:
+ * - `quick`: a header read that takes a few milliseconds and someone waits for (EXIF for the
+ *   details panel): it goes ahead of the grid, which it delays by no more than its own time,
+ *   rather than waiting behind a cold album's hundreds of tiles;
  * - `grid`: what an album page needs to show its tiles (grid-size thumbnails, page sizes);
  * - `view`: anything else a visitor is waiting for (the viewer's sizes, EXIF, full size);
  * - `background`: work nobody waits for (the sizes made after the one asked): it starts only
  *   when the lane has had no visitor's work for a moment, and never on the last free worker.
  */
-export type TaskPriority = 'grid' | 'view' | 'background';
-export const TASK_PRIORITIES: readonly TaskPriority[] = Object.freeze(['grid', 'view', 'background']);
+export type TaskPriority = 'quick' | 'grid' | 'view' | 'background';
+export const TASK_PRIORITIES: readonly TaskPriority[] = Object.freeze(['quick', 'grid', 'view', 'background']);
 
 export interface PriorityLaneLimits {
   /** Tasks running at once: the lane's worker threads. */
@@ -50,11 +53,11 @@ interface Entry {
   readonly refuse: (err: Error) => void;
 }
 
-const RANK: Readonly<Record<TaskPriority, number>> = { grid: 0, view: 1, background: 2 };
+const RANK: Readonly<Record<TaskPriority, number>> = { quick: -1, grid: 0, view: 1, background: 2 };
 
 export class PriorityLane {
   readonly #limits: PriorityLaneLimits;
-  readonly #waiting: Record<TaskPriority, Entry[]> = { grid: [], view: [], background: [] };
+  readonly #waiting: Record<TaskPriority, Entry[]> = { quick: [], grid: [], view: [], background: [] };
   #running = 0;
   #backgroundRunning = 0;
   /** When the last visitor's task was queued or ended: background work waits for a quiet lane. */
@@ -70,7 +73,7 @@ export class PriorityLane {
 
   /** Tasks waiting for a worker. */
   get waiting(): number {
-    return this.#waiting.grid.length + this.#waiting.view.length + this.#waiting.background.length;
+    return this.#waiting.quick.length + this.#waiting.grid.length + this.#waiting.view.length + this.#waiting.background.length;
   }
 
   /** Tasks waiting or running. */
@@ -150,8 +153,9 @@ export class PriorityLane {
     // A task a free worker takes at once never waits, so it counts against no bound.
     if (this.#running < workers && priority !== 'background') return false;
     if (priority === 'background') return this.#waiting.background.length >= maxBackgroundQueue;
-    if (priority === 'view' && this.#waiting.view.length >= maxViewQueue) return true;
-    return this.#waiting.grid.length + this.#waiting.view.length >= maxQueue;
+    // Quick tasks share the view tasks' short queue: a burst of them past it gets a 503 soon.
+    if ((priority === 'view' || priority === 'quick') && this.#waiting.view.length + this.#waiting.quick.length >= maxViewQueue) return true;
+    return this.#waiting.quick.length + this.#waiting.grid.length + this.#waiting.view.length >= maxQueue;
   }
 
   #remove(entry: Entry): boolean {
@@ -165,7 +169,7 @@ export class PriorityLane {
   /** Starts waiting tasks, most urgent first, while workers are free. */
   #pump(): void {
     while (this.#running < this.#limits.workers) {
-      const entry = this.#waiting.grid.shift() ?? this.#waiting.view.shift() ?? this.#nextBackground();
+      const entry = this.#waiting.quick.shift() ?? this.#waiting.grid.shift() ?? this.#waiting.view.shift() ?? this.#nextBackground();
       if (!entry) return;
       this.#run(entry);
     }

@@ -79,6 +79,16 @@ describe('media pool priorities and cancellation', function () {
     expect(order).to.deep.equal(['grid 1', 'grid 2', 'view 1', 'view 2', 'background 1', 'background 2']);
   });
 
+  it("should run an EXIF read (quick) before the grid's queue, which it delays by a few milliseconds only", async function () {
+    await heldPool();
+    const order: string[] = [];
+    const grid = [1, 2, 3].map((i) => pool.dimensions({ src: jpeg, kind: 'image' }, { priority: 'grid' }).then(() => order.push(`grid ${i}`)));
+    const exif = pool.exif({ src: jpeg }).then(() => order.push('exif'));
+    await release();
+    await Promise.all([...grid, exif]);
+    expect(order).to.deep.equal(['exif', 'grid 1', 'grid 2', 'grid 3']);
+  });
+
   it('should move a waiting background task up when someone now waits for it', async function () {
     await heldPool();
     const order: string[] = [];
