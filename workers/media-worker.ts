@@ -61,23 +61,37 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
   const image = task.kind === 'video' ? sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT) : await openImage(task.src);
 
   // The largest width goes into the decoding pipeline so libvips can shrink on load
-  // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale); the oriented, shrunk pixels are
-  // kept raw and every output is encoded from them. JPEG has no alpha: flatten on white.
-  const decoded = await image
+  // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale). JPEG has no alpha: flatten on white.
+  const shrunk = image
     .timeout({ seconds: budget.seconds() })
     .autoOrient()
     .resize({ width: outputs[0]!.width, withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+    .flatten({ background: '#ffffff' });
+
+  // What a visitor waits for is one size in one format: encoded straight from the decode, as
+  // sharp alone would do it, without keeping the pixels for other outputs.
+  const only = outputs.length === 1 ? outputs[0]! : undefined;
+  if (only && (only.dest === undefined) !== (only.webpDest === undefined)) {
+    const written =
+      only.dest !== undefined
+        ? await writeAtomically(shrunk.jpeg({ quality: 85 }), only.dest, task.tag)
+        : await writeAtomically(shrunk.webp(webpOutput(only.width)), only.webpDest!, task.tag);
+    return [{ size: only.size, ...written }];
+  }
+
+  // Several outputs: the oriented, shrunk pixels are kept raw and every output is encoded from them.
+  const decoded = await shrunk.raw().toBuffer({ resolveWithObject: true });
 
   const results: ThumbnailResult[] = [];
   for (const out of outputs) {
     const pixels = out.width < decoded.info.width ? await resizeRaw(decoded, out.width, budget) : decoded;
     const encoder = () => sharp(pixels.data, rawInput(pixels.info)).timeout({ seconds: budget.seconds() });
     // No withMetadata/keepExif: sharp writes no EXIF, so no GPS position ever leaks.
-    const written = await writeAtomically(encoder().jpeg({ quality: 85 }), out.dest, task.tag);
-    if (out.webpDest !== undefined) await writeAtomically(encoder().webp(webpOutput(out.width)), out.webpDest, task.tag);
+    // The format a visitor waits for may come alone: the other is then made in the background.
+    const jpeg = out.dest === undefined ? undefined : await writeAtomically(encoder().jpeg({ quality: 85 }), out.dest, task.tag);
+    const webp = out.webpDest === undefined ? undefined : await writeAtomically(encoder().webp(webpOutput(out.width)), out.webpDest, task.tag);
+    const written = jpeg ?? webp;
+    if (written === undefined) throw new Error(`thumbnail output ${out.size} names no file to write`);
     results.push({ size: out.size, ...written });
   }
   return results;

@@ -48,9 +48,9 @@ export interface ThumbnailOutput {
   size: string;
   /** Maximum width in pixels; smaller originals are never enlarged. */
   width: number;
-  /** Absolute path of the JPEG to write (atomically). */
-  dest: string;
-  /** Absolute path of the WebP of the same pixels to write beside it (atomically); absent, none. */
+  /** Absolute path of the JPEG to write (atomically); absent, no JPEG (at least one of the two is given). */
+  dest?: string;
+  /** Absolute path of the WebP of the same pixels to write (atomically); absent, none. */
   webpDest?: string;
 }
 

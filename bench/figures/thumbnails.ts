@@ -41,7 +41,7 @@ export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
       'images/s',
       n / directSeconds,
       0.9,
-      `${n} originals per side, ${CONCURRENCY} at a time; HTTP also writes the WebP`,
+      `${n} originals per side, ${CONCURRENCY} at a time; the JPEG on both sides (the WebP follows in the server's background work)`,
     ),
     await coldTileBurst(ctx),
   ];

@@ -68,14 +68,15 @@ export interface ThumbnailCacheOptions {
  * at 1/2 to 1/8 of its pixels (shrink-on-load), so the grid never waits for a 1920 px
  * decode. The other sizes follow as background work of the pool, once the grid's requests
  * are done. A HEIC (no shrink-on-load: libheif decodes it whole) and a video (one frame
- * grabbed) are decoded once for all their sizes. Every size is written as JPEG and WebP
- * from the same pixels, in the same task.
+ * grabbed) are decoded once for all their sizes and formats. A request waits only for the
+ * format it asked for (a JPEG or a WebP encode after the decode, like sharp alone would
+ * take); the other format of its size follows in the background with the other sizes.
  */
 export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions): ThumbnailCache {
-  // One task per (version of an original, size) at a time: concurrent requests share it. A
-  // task that makes several sizes is listed under each.
+  // One task per (version of an original, size, format) at a time: concurrent requests share
+  // it. A task that makes several is listed under each.
   const inFlight = new Map<string, SharedJob>();
-  const jobKey = (source: ThumbnailSource, tag: string, size: ThumbnailSize) => `${source.relPath}\0${tag}\0${size}`;
+  const jobKey = (source: ThumbnailSource, tag: string, v: Variant) => `${source.relPath}\0${tag}\0${v.size}\0${v.format}`;
 
   function pathOf(relPath: string, size: ThumbnailSize, format: ThumbnailFormat = DEFAULT_THUMBNAIL_FORMAT): string {
     const file = thumbnailFile(cacheDir, size, relPath, format);
@@ -84,28 +85,31 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     return file;
   }
 
-  /** Makes `sizes` of the original at version `tag`: joins the tasks under way, one new task for the rest. */
-  function generate(source: ThumbnailSource, tag: string, sizes: readonly ThumbnailSize[], priority: TaskPriority, signal?: AbortSignal): Promise<unknown> {
+  /** Makes `variants` of the original at version `tag`: joins the tasks under way, one new task for the rest. */
+  function generate(source: ThumbnailSource, tag: string, variants: readonly Variant[], priority: TaskPriority, signal?: AbortSignal): Promise<unknown> {
     const waits: Promise<void>[] = [];
-    const missing = sizes.filter((size) => {
-      const job = inFlight.get(jobKey(source, tag, size));
+    const missing = variants.filter((v) => {
+      const job = inFlight.get(jobKey(source, tag, v));
       if (job) waits.push(job.join(priority, signal));
       return !job;
     });
     if (missing.length > 0) {
+      // One output per size, with the formats asked of it: both come from the same pixels.
+      const sizes = THUMBNAIL_SIZE_NAMES.filter((size) => missing.some((v) => v.size === size));
+      const wants = (size: ThumbnailSize, format: ThumbnailFormat) => missing.some((v) => v.size === size && v.format === format);
       const task = {
         src: source.absPath,
         kind: source.kind,
-        outputs: missing.map((size) => ({
+        outputs: sizes.map((size) => ({
           size,
           width: THUMBNAIL_SIZES[size],
-          dest: pathOf(source.relPath, size),
-          webpDest: pathOf(source.relPath, size, 'webp'),
+          ...(wants(size, 'jpeg') ? { dest: pathOf(source.relPath, size, 'jpeg') } : {}),
+          ...(wants(size, 'webp') ? { webpDest: pathOf(source.relPath, size, 'webp') } : {}),
         })),
         tag,
       };
       const job = new SharedJob((jobSignal) => pool.submit('thumbnail', task, { priority, signal: jobSignal }));
-      const keys = missing.map((size) => jobKey(source, tag, size));
+      const keys = missing.map((v) => jobKey(source, tag, v));
       for (const key of keys) inFlight.set(key, job);
       const forget = () => {
         for (const key of keys) if (inFlight.get(key) === job) inFlight.delete(key);
@@ -116,27 +120,33 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     return Promise.all(waits);
   }
 
-  /** The sizes one request makes: its own, or all of them where one decode serves every size. */
-  const sizesFor = (source: ThumbnailSource, size: ThumbnailSize): readonly ThumbnailSize[] => (decodesOnce(source) ? THUMBNAIL_SIZE_NAMES : [size]);
+  /** What one request makes: its own size and format, or everything where one decode serves every size. */
+  const variantsFor = (source: ThumbnailSource, asked: Variant): readonly Variant[] => (decodesOnce(source) ? ALL_VARIANTS : [asked]);
 
-  /** Whether both formats of a size were made from this version of the original (heads only). */
-  async function isFresh(source: ThumbnailSource, size: ThumbnailSize, tag: string): Promise<boolean> {
-    const files = await Promise.all(THUMBNAIL_FORMAT_NAMES.map((format) => openIfPresent(pathOf(source.relPath, size, format), 0)));
-    files.forEach(release);
-    return files.every((f) => f?.tag === tag);
+  /** Whether this size and format was made from this version of the original (its head only). */
+  async function isFresh(source: ThumbnailSource, v: Variant, tag: string): Promise<boolean> {
+    const file = await openIfPresent(pathOf(source.relPath, v.size, v.format), 0);
+    release(file);
+    return file?.tag === tag;
+  }
+
+  /** The stale ones of `variants`, at version `tag`. */
+  async function staleOf(source: ThumbnailSource, variants: readonly Variant[], tag: string): Promise<Variant[]> {
+    const fresh = await Promise.all(variants.map((v) => isFresh(source, v, tag)));
+    return variants.filter((_, i) => !fresh[i]);
   }
 
   /**
-   * The sizes not asked for yet, queued as background work: the viewer's large size is then
-   * likely ready when a tile is opened. Refused (a full background queue), failed or gone,
-   * it is simply not made now: the request for it will make it.
+   * What was not asked for yet, queued as background work: the other format of this size and
+   * every format of the other sizes, so the viewer's large size is likely ready when a tile is
+   * opened. Refused (a full background queue), failed or gone, it is simply not made now: the
+   * request for it will make it.
    */
-  function makeSiblingsLater(source: ThumbnailSource, tag: string, asked: ThumbnailSize): void {
-    const others = THUMBNAIL_SIZE_NAMES.filter((size) => size !== asked && !inFlight.has(jobKey(source, tag, size)));
+  function makeTheRestLater(source: ThumbnailSource, tag: string, asked: Variant): void {
+    const others = ALL_VARIANTS.filter((v) => !(v.size === asked.size && v.format === asked.format) && !inFlight.has(jobKey(source, tag, v)));
     if (others.length === 0) return;
     (async () => {
-      const fresh = await Promise.all(others.map((size) => isFresh(source, size, tag)));
-      const stale = others.filter((_, i) => !fresh[i]);
+      const stale = await staleOf(source, others, tag);
       if (stale.length > 0) await generate(source, tag, stale, 'background');
     })().catch(() => undefined);
   }
@@ -163,8 +173,9 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     async open(source, size, { format = DEFAULT_THUMBNAIL_FORMAT, signal } = {}) {
       const { tag, cached } = await openFresh(source, size, format);
       if (cached) return cached;
-      await generate(source, tag, sizesFor(source, size), isGridThumbnail(size) ? 'grid' : 'view', signal);
-      if (!decodesOnce(source)) makeSiblingsLater(source, tag, size);
+      const asked = { size, format };
+      await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
+      if (!decodesOnce(source)) makeTheRestLater(source, tag, asked);
       const file = pathOf(source.relPath, size, format);
       // Whatever version the file holds now (a later generation may have replaced it): its
       // tag, and so its ETag, always describes its own bytes.
@@ -182,15 +193,22 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
 
     async refresh(source) {
       const tag = sourceTagOf(await statOriginal(source.absPath));
-      const fresh = await Promise.all(THUMBNAIL_SIZE_NAMES.map((size) => isFresh(source, size, tag)));
-      const stale = THUMBNAIL_SIZE_NAMES.filter((_, i) => !fresh[i]);
+      const stale = await staleOf(source, ALL_VARIANTS, tag);
       if (stale.length === 0) return 'fresh';
-      // The CLI makes every stale size from one decode: nobody waits for one size first.
-      await generate(source, tag, decodesOnce(source) ? THUMBNAIL_SIZE_NAMES : stale, 'view');
+      // The CLI makes every stale size and format from one decode: nobody waits for one first.
+      await generate(source, tag, decodesOnce(source) ? ALL_VARIANTS : stale, 'view');
       return 'generated';
     },
   };
 }
+
+/** One cache file of an original: a size in a format. */
+interface Variant {
+  readonly size: ThumbnailSize;
+  readonly format: ThumbnailFormat;
+}
+
+const ALL_VARIANTS: readonly Variant[] = Object.freeze(THUMBNAIL_SIZE_NAMES.flatMap((size) => THUMBNAIL_FORMAT_NAMES.map((format) => ({ size, format }))));
 
 /**
  * Where a decode per size would cost more than it saves: a HEIC is decoded whole whatever
