@@ -38,7 +38,17 @@ export interface PriorityLaneLimits {
   readonly maxBackgroundQueue: number;
   /** How long the lane must have been free of visitors' work before a background task starts. */
   readonly backgroundDelayMs: number;
+  /**
+   * How long a view task may wait behind grid work before it takes every other free worker
+   * (default VIEW_WAIT_LIMIT_MS). Grid work goes first, but under a sustained load of cold
+   * tiles (a crowd on a new album) a strict order would hold an opened photo until the
+   * client gave up.
+   */
+  readonly maxViewWaitMs?: number;
 }
+
+/** Half a second more than a cold 24 MP large size takes to make on this kind of machine. */
+export const VIEW_WAIT_LIMIT_MS = 1500;
 
 /** A task in the queue: its result, and a way to make it more urgent while it waits. */
 export interface QueuedWork<T> {
@@ -49,6 +59,8 @@ export interface QueuedWork<T> {
 
 interface Entry {
   priority: TaskPriority;
+  /** When it entered its current queue (a raised task counts from its raise). */
+  queuedAt: number;
   readonly start: () => Promise<unknown>;
   readonly refuse: (err: Error) => void;
 }
@@ -66,6 +78,8 @@ export class PriorityLane {
   #closed = false;
   #started = 0;
   #cancelled = 0;
+  /** The last task started was a view task taken ahead of grid work: the next free worker goes to the grid. */
+  #tookOverdueView = false;
 
   constructor(limits: PriorityLaneLimits) {
     this.#limits = limits;
@@ -111,6 +125,7 @@ export class PriorityLane {
       };
       entry = {
         priority,
+        queuedAt: performance.now(),
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           const running = start();
@@ -132,6 +147,7 @@ export class PriorityLane {
       raise: (to) => {
         if (RANK[to] >= RANK[entry.priority] || !this.#remove(entry)) return;
         entry.priority = to;
+        entry.queuedAt = performance.now();
         this.#lastVisitorWork = performance.now();
         this.#waiting[to].push(entry);
         this.#pump();
@@ -169,10 +185,26 @@ export class PriorityLane {
   /** Starts waiting tasks, most urgent first, while workers are free. */
   #pump(): void {
     while (this.#running < this.#limits.workers) {
-      const entry = this.#waiting.quick.shift() ?? this.#waiting.grid.shift() ?? this.#waiting.view.shift() ?? this.#nextBackground();
+      const entry = this.#waiting.quick.shift() ?? this.#overdueView() ?? this.#waiting.grid.shift() ?? this.#waiting.view.shift() ?? this.#nextBackground();
       if (!entry) return;
       this.#run(entry);
     }
+  }
+
+  /**
+   * The oldest view task when it has waited past the limit behind grid work, but never twice
+   * in a row while grid work waits: an overdue viewer gets every other worker, the grid keeps
+   * the rest.
+   */
+  #overdueView(): Entry | undefined {
+    const oldest = this.#waiting.view[0];
+    if (!oldest || this.#waiting.grid.length === 0) return undefined;
+    if (this.#tookOverdueView || performance.now() - oldest.queuedAt < (this.#limits.maxViewWaitMs ?? VIEW_WAIT_LIMIT_MS)) {
+      this.#tookOverdueView = false;
+      return undefined;
+    }
+    this.#tookOverdueView = true;
+    return this.#waiting.view.shift();
   }
 
   /**

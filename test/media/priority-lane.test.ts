@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { PriorityLane, type TaskPriority } from '../../server/media/priority-lane.js';
+
+/**
+ * The lane's order when view work has waited too long behind grid work
+ * (server/media/priority-lane.ts). Tasks here are plain promises the test settles one by
+ * one, so the order the lane starts them in is the whole observation.
+ */
+describe('priority lane: a viewer is not starved by a crowd of tiles', function () {
+  function laneWith(maxViewWaitMs: number) {
+    const lane = new PriorityLane({ workers: 1, maxQueue: 100, maxBackgroundQueue: 10, backgroundDelayMs: 0, maxViewWaitMs });
+    const started: string[] = [];
+    const finishers: (() => void)[] = [];
+    const submit = (name: string, priority: TaskPriority) =>
+      lane.submit(priority, () => {
+        started.push(name);
+        return new Promise<void>((resolve) => finishers.push(resolve));
+      }).result;
+    /** Ends the running task and lets the lane start the next one. */
+    const finishOne = async () => {
+      finishers.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { started, submit, finishOne, lane };
+  }
+
+  async function runAll(t: ReturnType<typeof laneWith>, count: number) {
+    for (let i = 0; i < count; i++) await t.finishOne();
+  }
+
+  it('keeps grid work first while view work has not waited past the limit', async function () {
+    const t = laneWith(60_000);
+    const all = [t.submit('holder', 'grid'), t.submit('grid 1', 'grid'), t.submit('view 1', 'view'), t.submit('grid 2', 'grid'), t.submit('grid 3', 'grid')];
+    await runAll(t, 5);
+    await Promise.all(all);
+    expect(t.started).to.deep.equal(['holder', 'grid 1', 'grid 2', 'grid 3', 'view 1']);
+  });
+
+  it('gives overdue view work every other worker, never two in a row while grid work waits', async function () {
+    const t = laneWith(0);
+    const all = [
+      t.submit('holder', 'grid'),
+      t.submit('grid 1', 'grid'),
+      t.submit('grid 2', 'grid'),
+      t.submit('grid 3', 'grid'),
+      t.submit('view 1', 'view'),
+      t.submit('view 2', 'view'),
+      t.submit('view 3', 'view'),
+    ];
+    await runAll(t, 7);
+    await Promise.all(all);
+    expect(t.started).to.deep.equal(['holder', 'view 1', 'grid 1', 'view 2', 'grid 2', 'view 3', 'grid 3']);
+  });
+
+  it('still puts quick work ahead of everything', async function () {
+    const t = laneWith(0);
+    const all = [t.submit('holder', 'grid'), t.submit('grid 1', 'grid'), t.submit('view 1', 'view'), t.submit('quick 1', 'quick')];
+    await runAll(t, 4);
+    await Promise.all(all);
+    expect(t.started).to.deep.equal(['holder', 'quick 1', 'view 1', 'grid 1']);
+  });
+
+  it('counts a raised task from its raise, not from when it was queued as background work', async function () {
+    const t = laneWith(200);
+    const holder = t.submit('holder', 'grid');
+    const bg = t.lane.submit('background', () => {
+      t.started.push('raised');
+      return Promise.resolve();
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    bg.raise('view');
+    const grids = [t.submit('grid 1', 'grid'), t.submit('grid 2', 'grid')];
+    await t.finishOne();
+    // Raised just now: not overdue, so the grid goes first.
+    expect(t.started).to.deep.equal(['holder', 'grid 1']);
+    await runAll(t, 2);
+    await Promise.all([holder, bg.result, ...grids]);
+    expect(t.started).to.deep.equal(['holder', 'grid 1', 'grid 2', 'raised']);
+  });
+});
