@@ -46,6 +46,12 @@ export class AlbumDates {
   readonly #opts: AlbumDatesOptions;
   /** An album's final order by date: each item's place. A rescan makes new album nodes. */
   readonly #final = new WeakMap<Album, ReadonlyMap<MediaItem, number>>();
+  /**
+   * Listings put in their final order, by the listing they were made from: the resolvers hand
+   * out one listing per album for every visitor of an album of plain files, so a page served
+   * from the page cache costs no sort.
+   */
+  readonly #sorted = new WeakMap<readonly ReadableFile[], readonly ReadableFile[]>();
 
   constructor(opts: AlbumDatesOptions) {
     this.#opts = opts;
@@ -54,9 +60,13 @@ export class AlbumDates {
   readonly order: MediaOrder = async (albumPath, files) => {
     const album = this.#opts.findAlbum(albumPath);
     if (album?.meta.sort !== 'date' || files.length < 2) return files;
+    const known = this.#sorted.get(files);
+    if (known) return known;
     const place = await this.#placesByDate(album);
     const last = place.size;
-    return [...files].sort((a, b) => (place.get(a.item) ?? last) - (place.get(b.item) ?? last));
+    const sorted = [...files].sort((a, b) => (place.get(a.item) ?? last) - (place.get(b.item) ?? last));
+    if (this.#final.get(album) === place) this.#sorted.set(files, sorted);
+    return sorted;
   };
 
   /** The span of the dates of `files` (what the visitor sees of `album`), once all are known. */
