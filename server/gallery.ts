@@ -14,6 +14,7 @@ import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
+import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
@@ -94,6 +95,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     },
     log,
   });
+  const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const app = createApp({
     config,
     index,
@@ -106,11 +108,12 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
       createWebVideoRouter({ webVideos, resolveMedia }),
-      createDownloadRouter({ resolveAlbum, log }),
-      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
+      createDownloadRouter({ resolveAlbum, log, order: dates.order }),
+      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
     ],
     stats,
     dimensions: dimensions.provide,
+    dates,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });

@@ -21,6 +21,7 @@ import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
 import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
 import { contentId } from './content-id.js';
+import { takenFromExif, takenFromVideoTags } from '../server/core/media/taken-date.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -201,12 +202,14 @@ export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> 
 export async function dimensions(task: DimensionsTask & TaskClock): Promise<TileDimensions> {
   const budget = start(task);
   if (task.kind === 'video') {
-    const { width, height } = await probeVideo(task.src, budget);
-    return { width, height };
+    const { width, height, taken } = await probeVideo(task.src, budget);
+    return taken === null ? { width, height } : { width, height, taken };
   }
   const src = await regularFile(task.src);
   const meta = await sharp(src, SHARP_INPUT).metadata();
-  const size = { width: meta.autoOrient.width, height: meta.autoOrient.height };
+  // The date comes with the header sharp has just read (its EXIF block, in any container).
+  const taken = meta.exif ? takenFromExif(readExifFields(meta.exif).DateTimeOriginal) : undefined;
+  const size = { width: meta.autoOrient.width, height: meta.autoOrient.height, ...(taken ? { taken } : {}) };
   // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
   if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
   // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
@@ -275,7 +278,8 @@ async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
   const duration = finite(Number(data.format.duration)) ?? finite(Number(stream.duration)) ?? 0;
   const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
   const codec = stream.codec_name ?? 'unknown';
-  return { duration, width, height, codec, fps: Math.round(fps * 1000) / 1000, ...(await playbackFactsOf(src, data, stream)) };
+  const taken = takenFromVideoTags(data.format.tags) ?? takenFromVideoTags(stream.tags) ?? null;
+  return { duration, width, height, codec, fps: Math.round(fps * 1000) / 1000, taken, ...(await playbackFactsOf(src, data, stream)) };
 }
 
 /**

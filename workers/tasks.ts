@@ -121,6 +121,8 @@ export interface VideoInfo {
   container: string;
   /** MP4/MOV: whether the index (moov) comes after the media data (server/core/media/mp4-atoms.ts); null for other containers or when not found. */
   indexAtEnd: boolean | null;
+  /** When it was recorded, from the container's tags (server/core/media/taken-date.ts); null when it carries none. */
+  taken: string | null;
 }
 
 export interface WebVideoTask {
@@ -160,6 +162,8 @@ export interface TileDimensions extends Dimensions {
    * be decoded.
    */
   thumbHash?: string;
+  /** Photos: EXIF DateTimeOriginal as `YYYY-MM-DDTHH:MM:SS` (server/core/media/taken-date.ts); absent when the file has none. */
+  taken?: string;
 }
 
 // ---------------------------------------------------------------------------------------

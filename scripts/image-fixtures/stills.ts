@@ -55,6 +55,18 @@ export async function writeJpeg(file: string, width: number, height: number, opt
   await img.jpeg({ quality: 90 }).toFile(file);
 }
 
+/**
+ * A small JPEG whose EXIF holds a phone's make and model and the date it was taken
+ * (DateTimeOriginal, `YYYY:MM:DD HH:MM:SS`, the camera's wall clock), and nothing else.
+ */
+export async function writeDatedJpeg(file: string, dateTimeOriginal: string, width = 64, height = 48): Promise<void> {
+  ensureDir(file);
+  await gradient(width, height)
+    .withExif({ IFD0: { Make: 'Google', Model: 'Pixel 8' }, IFD2: { DateTimeOriginal: dateTimeOriginal } })
+    .jpeg({ quality: 80 })
+    .toFile(file);
+}
+
 export async function writePng(file: string, width: number, height: number): Promise<void> {
   ensureDir(file);
   await gradient(width, height).png().toFile(file);

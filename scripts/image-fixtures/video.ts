@@ -50,11 +50,13 @@ export interface VideoSpec {
   readonly seconds?: number;
   /** Stored as a rotation in the container (display matrix), as phones do for portrait video. */
   readonly rotate?: 90;
+  /** The container's recording time, an ISO instant ('2024-06-06T10:00:00Z'), as cameras write it; none by default. */
+  readonly creationTime?: string;
 }
 
 /** A real H.264 MP4 of ffmpeg's test pattern at 29.97 fps. */
 export async function writeVideo(file: string, spec: VideoSpec = {}): Promise<void> {
-  const { width = 320, height = 240, seconds = 2, rotate } = spec;
+  const { width = 320, height = 240, seconds = 2, rotate, creationTime } = spec;
   ensureDir(file);
   const encoded = rotate ? `${file}.plain.mp4` : file;
   await run(ffmpegInstaller.path, [
@@ -72,6 +74,7 @@ export async function writeVideo(file: string, spec: VideoSpec = {}): Promise<vo
     'ultrafast',
     '-pix_fmt',
     'yuv420p',
+    ...(creationTime === undefined ? [] : ['-metadata', `creation_time=${creationTime}`]),
     encoded,
   ]);
   if (rotate) {

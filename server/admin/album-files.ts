@@ -273,7 +273,7 @@ async function readRecord(dir: string, albumPath: string): Promise<{ version: Fi
   return { version, record: parsed as AlbumRecord };
 }
 
-const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'token'];
+const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'sort', 'token'];
 
 /**
  * Known fields first, in the order docs/api.md#albumjson lists them, so hand-diffs of album.json stay readable. Built with

@@ -16,6 +16,7 @@ export interface AlbumSummary {
   readonly isCollection: boolean;
   readonly allowAnonymous: boolean;
   readonly style: string;
+  readonly sort: string;
   readonly token: string | null;
   readonly photoCount: number;
   readonly videoCount: number;
@@ -44,6 +45,7 @@ function metaFields(meta: AlbumMeta) {
     isCollection: meta.isCollection,
     allowAnonymous: meta.allowAnonymous,
     style: meta.style,
+    sort: meta.sort,
     token: meta.token ?? null,
   };
 }

@@ -14,6 +14,7 @@ import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
+import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
 import type { MediaResolver } from './resolvers.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
+  /** Album order by date and the header's date span (server/public/pages/album-dates.ts). */
+  readonly dates?: AlbumDates;
   readonly log: Logger;
 }
 
@@ -93,7 +96,15 @@ export function createApp(deps: AppDeps): Express {
   app.get('/photos', servePage('photos'));
   app.get(
     '/photos/*splat',
-    albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }),
+    albumPageHandler({
+      index,
+      stats,
+      readableMedia: deps.readableMedia,
+      production: config.production,
+      dimensions: deps.dimensions,
+      limiter: deps.limiter,
+      dates: deps.dates,
+    }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 

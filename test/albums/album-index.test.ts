@@ -23,6 +23,7 @@ describe('parseAlbumRecord', () => {
       isCollection: false,
       allowAnonymous: false,
       style: 'grid',
+      sort: 'name',
       token: undefined,
     });
   });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, showsFile } from '../support/browser.js';
 import {
   BIG_ALBUM,
   BIG_COUNT,
@@ -89,7 +89,7 @@ describe('album page in Chromium', function () {
 
   /** Waits until the lightbox shows the file `name` and takes keys (its opening animation is over). */
   async function waitForSlide(page: Page, name: string): Promise<void> {
-    await page.waitForFunction((n) => document.querySelector('.pswp.pswp--opened .pswp__caption')?.textContent === n, name, { timeout: 10_000 });
+    await page.waitForFunction(showsFile, name, { timeout: 10_000 });
   }
 
   describe('a locked album', () => {

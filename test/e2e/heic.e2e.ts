@@ -52,10 +52,14 @@ describe('HEIC photos in Chromium', function () {
     });
     try {
       await page.goto(`${url}/photos/2025/phone`);
-      const tile = page.locator('img[alt="IMG_5195"]');
-      await page.waitForFunction(() => ((document.querySelector('img[alt="IMG_5195"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0, null, {
-        timeout: 30_000,
-      });
+      const tile = page.locator('a.media__link[data-name="IMG_5195.HEIC"] img');
+      await page.waitForFunction(
+        () => ((document.querySelector('a.media__link[data-name="IMG_5195.HEIC"] img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+        null,
+        {
+          timeout: 30_000,
+        },
+      );
       expect(await tile.evaluate((img) => (img as HTMLImageElement).currentSrc)).to.match(/\/api\/thumbnail\?/);
 
       await tile.click();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, showsFile } from '../support/browser.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 import { writeVideo } from '../support/media-fixtures.js';
@@ -60,7 +60,7 @@ describe('Live Photos in Chromium', function () {
 
   async function openSlide(page: Page, name: string): Promise<void> {
     await page.locator(`a.media__link[data-name="${name}"]`).click();
-    await page.waitForFunction((n) => document.querySelector('.pswp.pswp--opened .pswp__caption')?.textContent === n, name, { timeout: 10_000 });
+    await page.waitForFunction(showsFile, name, { timeout: 10_000 });
   }
 
   const motion = (page: Page) => page.locator('.pswp video.pswp__live-motion');
@@ -101,7 +101,7 @@ describe('Live Photos in Chromium', function () {
     expect(await still(page).isVisible()).to.equal(true);
     // Keys still belong to PhotoSwipe: on to the next photo, which is no Live Photo.
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => document.querySelector('.pswp__caption')?.textContent === 'IMG_2.jpg');
+    await page.waitForFunction(showsFile, 'IMG_2.jpg');
     await button.waitFor({ state: 'hidden' });
     await page.keyboard.press('Escape');
     await page.locator('.pswp').waitFor({ state: 'detached' });

@@ -60,14 +60,14 @@ describe('album page', () => {
       expect(res.text).to.match(
         /<li class="media__item media__item--image" data-ar="0\.6667">\s*<a class="media__link" href="\/albums\/2024\/trip\/tall\.jpg" data-index="1" data-name="tall\.jpg"[^>]* data-width="800" data-height="1200"/,
       );
-      expect(res.text).to.match(/<img [^>]*alt="tall" loading="lazy" decoding="async" width="800" height="1200">/);
+      expect(res.text).to.match(/<img [^>]*alt="Photo 2 of 3" loading="lazy" decoding="async" width="800" height="1200">/);
     });
 
     it('should show a video with a play mark and its duration', async () => {
       const res = await pageApp(index, fx.albumsDir, { dimensions: fakeDimensions }).get('/photos/2024/trip').expect(200);
       expect(res.text).to.include('media__item--video" data-ar="1.7778"').and.include('class="media__play"');
       expect(res.text).to.include('<span class="badge badge--video">1:05</span>');
-      expect(res.text).to.include('data-duration="65"').and.include('alt="Video: clip"');
+      expect(res.text).to.include('data-duration="65"').and.include('alt="Video 1 of 3, 1:05"');
     });
 
     it('should leave sizes out where they are unknown', async () => {
@@ -97,7 +97,7 @@ describe('album page', () => {
       expect(attr(img!, 'src')).to.match(/&size=small&v=/);
       // Both name the same sizes; the <img> keeps alt, dimensions and lazy loading.
       expect(attr(source!, 'sizes')).to.equal(attr(img!, 'sizes'));
-      expect(img).to.include('alt="tall" loading="lazy" decoding="async" width="800" height="1200"');
+      expect(img).to.include('alt="Photo 2 of 3" loading="lazy" decoding="async" width="800" height="1200"');
     });
 
     it('should size masonry tiles by their aspect ratio, and tiles of unknown shape by the default one', async () => {

@@ -5,7 +5,9 @@ import type { MediaItem, TreeNode } from '../../server/core/albums/album-tree.js
 import { mediaKind } from '../../server/core/media-catalogue.js';
 import { createMediaPool, type MediaPool, PoolBusyError } from '../../server/media/pool.js';
 import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
+import { wallClockOf } from '../../server/core/media/taken-date.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
+import { writeDatedJpeg, writeVideo } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { quietLogger } from '../support/capture-logger.js';
 
@@ -64,10 +66,12 @@ describe('DimensionsCache', () => {
       const cache = make(reader);
       const node = albumNode(ALBUM, ['a.jpg', 'b.jpg', 'clip.mp4']);
       const dims = await cache.provide(node, node.media);
+      // These files carry no date: each is dated by its mtime (docs/api.md#dates).
+      const mtimeOf = (name: string) => wallClockOf(fs.statSync(path.join(albumsDir, ALBUM, name)).mtimeMs);
       expect(dims).to.deep.equal([
-        { width: 300, height: 200, duration: undefined },
-        { width: 300, height: 200, duration: undefined },
-        { width: 1920, height: 1080, duration: 65.4 },
+        { width: 300, height: 200, duration: undefined, taken: mtimeOf('a.jpg'), takenFromFile: true },
+        { width: 300, height: 200, duration: undefined, taken: mtimeOf('b.jpg'), takenFromFile: true },
+        { width: 1920, height: 1080, duration: 65.4, taken: mtimeOf('clip.mp4'), takenFromFile: true },
       ]);
       await cache.provide(node, node.media);
       expect(reader.asked.sort()).to.deep.equal(['a.jpg', 'b.jpg', 'clip.mp4']);
@@ -81,7 +85,7 @@ describe('DimensionsCache', () => {
       const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
       expect(cache.fileOf(ALBUM)).to.equal(file);
       const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
-      expect(saved.version).to.equal(3);
+      expect(saved.version).to.equal(4);
       expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
       expect(saved.entries['clip.mp4']).to.include({ width: 1920, height: 1080, duration: 65.4 });
       expect(saved.entries['a.jpg'].mtimeMs).to.equal(fs.statSync(path.join(albumsDir, ALBUM, 'a.jpg')).mtimeMs);
@@ -213,6 +217,36 @@ describe('DimensionsCache', () => {
     expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
   });
 
+  describe('a peek', () => {
+    it('should not wait for header reads, and leave them to the background', async () => {
+      const reader = new FakeReader();
+      reader.delayMs = 300;
+      const cache = make(reader);
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg']);
+      const started = Date.now();
+      expect(await cache.peek(node, node.media)).to.deep.equal([undefined, undefined]);
+      expect(Date.now() - started).to.be.below(250);
+      expect(cache.provide.settled?.(node.media)).to.equal(false);
+      await cache.flush();
+      expect(cache.provide.settled?.(node.media)).to.equal(true);
+      expect((await cache.peek(node, node.media)).map((d) => d?.width)).to.deep.equal([300, 300]);
+      expect(reader.asked.sort()).to.deep.equal(['a.jpg', 'b.jpg']);
+    });
+
+    it('should answer from the disk cache without reading a header', async () => {
+      const node = albumNode(ALBUM, ['a.jpg', 'clip.mp4']);
+      const first = make(new FakeReader());
+      await first.provide(node, node.media);
+      await first.flush();
+      const reader = new FakeReader();
+      const restarted = make(reader);
+      const fresh = albumNode(ALBUM, ['a.jpg', 'clip.mp4']);
+      expect((await restarted.peek(fresh, fresh.media)).map((d) => d?.width)).to.deep.equal([300, 1920]);
+      expect(restarted.provide.settled?.(fresh.media)).to.equal(true);
+      expect(reader.asked).to.deep.equal([]);
+    });
+  });
+
   describe('with the media pool', function () {
     this.timeout(30_000);
     let pool: MediaPool;
@@ -255,6 +289,37 @@ describe('DimensionsCache', () => {
       const node = albumNode(ALBUM, ['real.jpg']);
       const [dims] = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger }).provide(node, node.media);
       expect(dims?.thumbHash).to.be.a('string');
+    });
+
+    it("should read the date taken from a photo's EXIF and a video's container, and keep it on disk", async () => {
+      await writeDatedJpeg(path.join(albumsDir, ALBUM, 'dated.jpg'), '2024:06:03 14:03:00');
+      await writeVideo(path.join(albumsDir, ALBUM, 'dated.mp4'), { seconds: 1, creationTime: '2024-06-06T10:00:00Z' });
+      const node = albumNode(ALBUM, ['dated.jpg', 'dated.mp4']);
+      const first = new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger });
+      const [photo, video] = await first.provide(node, node.media);
+      expect(photo).to.include({ taken: '2024-06-03T14:03:00', takenFromFile: false });
+      expect(video).to.include({ taken: wallClockOf(Date.parse('2024-06-06T10:00:00Z')), takenFromFile: false });
+      await first.flush();
+      const saved = JSON.parse(fs.readFileSync(first.fileOf(ALBUM), 'utf8'));
+      expect(saved.entries['dated.jpg'].taken).to.equal('2024-06-03T14:03:00');
+
+      const tasksBefore = pool.tasksRun;
+      const restarted = new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger });
+      const fresh = albumNode(ALBUM, ['dated.jpg', 'dated.mp4']);
+      expect(await restarted.provide(fresh, fresh.media)).to.deep.equal([photo, video]);
+      expect(pool.tasksRun - tasksBefore).to.equal(0);
+    });
+
+    it('should read a file again whose cache entry came from a version without dates', async () => {
+      await writeDatedJpeg(path.join(albumsDir, ALBUM, 'dated.jpg'), '2024:06:03 14:03:00');
+      const stat = fs.statSync(path.join(albumsDir, ALBUM, 'dated.jpg'));
+      const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const old = { mtimeMs: stat.mtimeMs, size: stat.size, width: 64, height: 48, thumbHash: 'AAAAAAAAAAA=' };
+      fs.writeFileSync(file, JSON.stringify({ version: 3, entries: { 'dated.jpg': old } }));
+      const node = albumNode(ALBUM, ['dated.jpg']);
+      const [dims] = await new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader: pool, log: quietLogger }).provide(node, node.media);
+      expect(dims?.taken).to.equal('2024-06-03T14:03:00');
     });
   });
 });

@@ -22,3 +22,12 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
 }
+
+/**
+ * For `page.waitForFunction(showsFile, name)`: the viewer is open on the file `name` and takes
+ * keys (its opening animation is over). Its deep link (`#photo=`) names the file; the caption
+ * shows when it was taken instead (docs/api.md#dates).
+ */
+export function showsFile(name: string): boolean {
+  return document.querySelector('.pswp.pswp--opened') !== null && new URLSearchParams(window.location.hash.slice(1)).get('photo') === name;
+}

@@ -29,6 +29,8 @@ export class AlbumItems {
         kind: d.kind,
         path: d.path,
         alt: img.alt,
+        // When it was taken, wall-clock 'YYYY-MM-DDTHH:MM:SS' (docs/api.md#dates); null until known.
+        taken: d.taken ?? null,
         original: link.getAttribute('href'),
         // A photo browsers cannot display (HEIC) names its full-size JPEG; any other is its own.
         full: d.full ?? link.getAttribute('href'),

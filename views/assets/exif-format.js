@@ -29,8 +29,24 @@ export const iso = (n) => (n > 0 ? `ISO ${Math.round(n)}` : null);
 /** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock: shown as such, in the visitor's format. */
 export function dateTaken(raw) {
   const m = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(raw ?? '');
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number);
+  return m ? wallClockText(m.slice(1).map(Number)) : null;
+}
+
+/**
+ * A tile's date taken, 'YYYY-MM-DDTHH:MM:SS' (data-taken, docs/api.md#dates), in the visitor's
+ * format: the viewer's caption.
+ */
+export function takenAt(raw) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(raw ?? '');
+  return m ? wallClockText(m.slice(1).map(Number)) : null;
+}
+
+/**
+ * A wall-clock time without a zone, written as the clock showed it: built and formatted in
+ * the browser's own zone, so no zone shifts it.
+ * @param {number[]} parts year, month, day, hours, minutes, seconds
+ */
+function wallClockText([y, mo, d, h, mi, s]) {
   const date = new Date(y, mo - 1, d, h, mi, s);
   if (Number.isNaN(date.getTime())) return null;
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(date);

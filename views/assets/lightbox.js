@@ -225,7 +225,8 @@ export async function createLightbox({ list, items, assets }) {
       else download.removeAttribute('href');
     }
     const caption = root.querySelector('.pswp__caption');
-    if (caption) caption.textContent = item?.name ?? '';
+    // When it was taken, in the visitor's format; the file name is in the details panel.
+    if (caption) caption.textContent = format.takenAt(item?.taken) ?? '';
   }
 
   // --- Following the slide: deep link, neighbours' data, buttons, details.

@@ -3,6 +3,10 @@
 export const ALBUM_STYLES = ['grid', 'masonry', 'single'] as const;
 export type AlbumStyle = (typeof ALBUM_STYLES)[number];
 
+/** The order of an album's media: natural file-name order (the default), or by date taken (docs/api.md#albumjson). */
+export const ALBUM_SORTS = ['name', 'date'] as const;
+export type AlbumSort = (typeof ALBUM_SORTS)[number];
+
 export interface AlbumMeta {
   readonly title: string;
   /** Undefined when absent or empty: an empty password protects nothing (docs/api.md#albumjson). */
@@ -13,6 +17,7 @@ export interface AlbumMeta {
   readonly isCollection: boolean;
   readonly allowAnonymous: boolean;
   readonly style: AlbumStyle;
+  readonly sort: AlbumSort;
   /** Undefined only before the index has generated one. */
   readonly token: string | undefined;
 }
@@ -56,6 +61,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     isCollection: [isBoolean, 'a boolean'],
     allowAnonymous: [isBoolean, 'a boolean'],
     style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
+    sort: [(v) => (ALBUM_SORTS as readonly unknown[]).includes(v), `one of ${ALBUM_SORTS.join(', ')}`],
     token: [isWellFormedToken, TOKEN_RULE],
   } satisfies Record<string, [FieldCheck, string]>),
 );
@@ -117,6 +123,7 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     isCollection: opt<boolean>('isCollection') ?? false,
     allowAnonymous: opt<boolean>('allowAnonymous') ?? false,
     style: opt<AlbumStyle>('style') ?? 'grid',
+    sort: opt<AlbumSort>('sort') ?? 'name',
     token: opt<string>('token'),
   });
 }

@@ -20,8 +20,8 @@ export interface ProbeStream {
   readonly duration?: string;
   readonly avg_frame_rate?: string;
   readonly r_frame_rate?: string;
-  /** Older files carry the rotation as a tag. */
-  readonly tags?: { readonly rotate?: string };
+  /** Older files carry the rotation as a tag; some muxers put the recording time on the stream. */
+  readonly tags?: { readonly rotate?: string; readonly creation_time?: string };
   /** Newer ffprobe reports the display matrix's rotation here. */
   readonly side_data_list?: ReadonlyArray<{ readonly rotation?: number }>;
 }
@@ -32,6 +32,8 @@ export interface ProbeData {
     /** Comma-separated names ('mov,mp4,m4a,3gp,3g2,mj2'). */
     readonly format_name?: string;
     readonly duration?: string;
+    /** The container's metadata ('creation_time', 'com.apple.quicktime.creationdate'…). */
+    readonly tags?: Readonly<Record<string, string>>;
   };
 }
 

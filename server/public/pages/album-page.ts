@@ -15,6 +15,7 @@ import type { DimensionsProvider } from './dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
 import { type CachedPage, PageCache, pageOf } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
+import type { AlbumDates } from './album-dates.js';
 import { albumPageUrl, downloadUrl } from '../../core/urls.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
@@ -42,6 +43,8 @@ export interface AlbumPageDeps {
   readonly limiter?: Pick<PasswordLimiter, 'store'> | undefined;
   /** Rendered pages of public albums (tests pass their own to look into it). */
   readonly pageCache?: PageCache | undefined;
+  /** The album's order (`sort`) and the span of its dates in the header; without it, natural order and no span. */
+  readonly dates?: Pick<AlbumDates, 'order' | 'span'> | undefined;
 }
 
 /** The view rendered to a string, so it can be kept. */
@@ -97,7 +100,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
-    const readable = await deps.readableMedia(req, album);
+    const visible = await deps.readableMedia(req, album);
+    const readable = deps.dates ? await deps.dates.order(album.path, visible) : visible;
     const listed = readable.map((f) => f.item);
     const total = listed.length;
     const pages = pageCount(total);
@@ -113,9 +117,11 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       const hit = pageCache.get(version, key);
       if (hit) return sendPage(req, res, hit, 'no-cache');
     }
-    const [media, children] = await Promise.all([
+    // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
+    const [media, children, span] = await Promise.all([
       mediaViews(album, readable, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
+      deps.dates?.span(album, readable),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
@@ -126,6 +132,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       style: album.meta.style,
       counts,
       summary: summaryOf(counts, children.length),
+      dateRange: span?.text,
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
       downloadUrl: downloadUrl(album.path),
@@ -141,9 +148,10 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
         next: page < pages ? pageUrl(page + 1) : undefined,
       },
     });
-    // Kept only once final: a cold album's first render may lack some sizes (dimensions.ts).
+    // Kept only once final: a cold album's first render may lack some sizes (dimensions.ts),
+    // and its order and date span some dates (album-dates.ts).
     const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-    const final = deps.dimensions?.settled?.(onPage) ?? true;
+    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (span?.settled ?? true);
     const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
     // A link into a protected album shown to a visitor who unlocked it makes the page private too.
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');

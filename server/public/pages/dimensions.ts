@@ -8,6 +8,7 @@ import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
 import type { Logger } from '../../core/logger.js';
 import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
+import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -18,6 +19,13 @@ export interface MediaDimensions {
   readonly thumbHash?: string | undefined;
   /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
   readonly playback?: VideoPlayback | undefined;
+  /**
+   * When it was taken (docs/api.md#dates): EXIF DateTimeOriginal, a video's container time,
+   * else the file's mtime, as a wall-clock `YYYY-MM-DDTHH:MM:SS`. Set once the header is read.
+   */
+  readonly taken?: TakenDate | undefined;
+  /** True when `taken` is only the file's mtime: the file itself carries no date. */
+  readonly takenFromFile?: boolean | undefined;
 }
 
 /** A video's playback plan and the `type` of its original's `<source>`. */
@@ -31,12 +39,20 @@ export interface DimensionsProvider {
   (node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]>;
   /** True when every one of `items` has been read (or found unreadable): a page made now is final. */
   settled?(items: readonly MediaItem[]): boolean;
+  /**
+   * What is known of `items` now, without waiting for any header read: the reads still missing
+   * start in the background (what the disk cache holds is looked at first, a stat each).
+   * For facts about a whole album (its dates) on a page that shows only part of it.
+   */
+  peek?(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]>;
 }
 
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
-  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number; thumbHash?: string }>;
-  videoInfo(task: { src: string }): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null }>>;
+  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
+  videoInfo(task: {
+    src: string;
+  }): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null; taken: string | null }>>;
 }
 
 /** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
@@ -69,6 +85,8 @@ interface Stored {
   readonly duration?: number;
   readonly thumbHash?: string;
   readonly playback?: VideoPlayback;
+  /** The date the file carries (EXIF, container); absent when it has none. */
+  readonly taken?: TakenDate;
 }
 
 interface AlbumRecord {
@@ -77,8 +95,11 @@ interface AlbumRecord {
   saving: Promise<void>;
 }
 
-/** 2: videos carry their playback plan. 3: photos carry their ThumbHash (older files lack it, so are read again). */
-const FILE_VERSION = 3;
+/**
+ * 2: videos carry their playback plan. 3: photos carry their ThumbHash. 4: the date taken
+ * (older files lack them, so are read again).
+ */
+const FILE_VERSION = 4;
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -86,7 +107,8 @@ const FILE_VERSION = 3;
  * is looked at again), and on disk per album under `CACHE_DIR/dimensions/{album}/`, keyed
  * by file name, mtime and size, so a restart does not read every header again. A video's
  * probe also gives its playback plan (which sources the page offers), kept the same way, so
- * an album page never probes a video itself.
+ * an album page never probes a video itself; and every header read gives the date the file
+ * was taken, so album order and date ranges never read a file of their own.
  */
 export class DimensionsCache {
   readonly #opts: Required<DimensionsCacheOptions>;
@@ -117,29 +139,58 @@ export class DimensionsCache {
   /** The DimensionsProvider for the album page and the album-media API. */
   readonly provide: DimensionsProvider = Object.assign((node: TreeNode, items: readonly MediaItem[]) => this.lookup(node, items), {
     settled: (items: readonly MediaItem[]) => items.every((i) => this.#known.has(i)),
+    peek: (node: TreeNode, items: readonly MediaItem[]) => this.peek(node, items),
   });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
+    const started = await this.#start(node, items);
+    // A cold album must not hold the page for long: what is not read by then renders
+    // without a size this once.
+    if (started) await Promise.race([started.done.catch(() => undefined), delay(this.#opts.waitMs)]);
+    return this.#answers(items);
+  }
+
+  /** As DimensionsProvider.peek: waits for the disk cache, never for a header read. */
+  async peek(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
+    await (await this.#start(node, items))?.checked;
+    return this.#answers(items);
+  }
+
+  #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
+    return items.map((i) => this.#known.get(i) ?? undefined);
+  }
+
+  /**
+   * Starts finding `items` that are neither known nor under way; undefined when there are none.
+   * `checked` settles once each is found in the disk cache or its read has begun, `done` once
+   * every read is over and the record saved.
+   */
+  async #start(node: TreeNode, items: readonly MediaItem[]): Promise<{ checked: Promise<void>; done: Promise<void> } | undefined> {
     // Items whose reads an earlier page view started are not waited for again: under load a
     // cold album's reads queue behind thumbnails, and every view of its page would otherwise
     // wait the whole waitMs (docs/api.md#pages).
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
-    if (missing.length > 0) {
-      for (const item of missing) this.#filling.add(item);
-      const record = await this.#record(node.path);
-      const done = Promise.all(missing.map((item) => this.#fill(node, item, record)))
-        .then(async (changed) => {
-          if (changed.some(Boolean)) await this.#save(node, record);
-        })
-        .finally(() => {
-          for (const item of missing) this.#filling.delete(item);
-        });
-      this.#track(done);
-      // A cold album must not hold the page for long: what is not read by then renders
-      // without a size this once.
-      await Promise.race([done.catch(() => undefined), delay(this.#opts.waitMs)]);
-    }
-    return items.map((i) => this.#known.get(i) ?? undefined);
+    if (missing.length === 0) return undefined;
+    for (const item of missing) this.#filling.add(item);
+    const record = await this.#record(node.path);
+    const checks = Promise.all(missing.map((item) => this.#check(node, item, record)));
+    // Reads start once every item is checked, in the order asked: a page's first tiles first.
+    const done = checks
+      .then((reads) => Promise.all(reads.map((read) => read?.())))
+      .then(async (changed) => {
+        if (changed.some(Boolean)) await this.#save(node, record);
+      })
+      .finally(() => {
+        for (const item of missing) this.#filling.delete(item);
+      });
+    this.#track(done);
+    return {
+      checked: checks.then(
+        () => undefined,
+        () => undefined,
+      ),
+      done,
+    };
   }
 
   /** Resolves when every read and save started so far has finished (tests, shutdown). */
@@ -152,21 +203,28 @@ export class DimensionsCache {
     return dimensionsFile(this.#opts.cacheDir, albumPath);
   }
 
-  /** Finds one item's size in the album record or reads it; true when the record changed. */
-  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<boolean> {
+  /**
+   * Finds one item in the album record; when it is not there (or stale), gives back the read
+   * to run, which resolves true when the record changed.
+   */
+  async #check(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<(() => Promise<boolean>) | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
     const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
     // Checked again here: a worker opening a FIFO would wait on it for good.
     if (!where || !stat?.isFile()) {
       this.#known.set(item, null);
-      return false;
+      return undefined;
     }
-    const src = where.absPath;
     const stored = record.entries.get(item.name);
     if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size) {
       this.#known.set(item, toDimensions(stored));
-      return false;
+      return undefined;
     }
+    return () => this.#fill(node, item, record, where.absPath, stat);
+  }
+
+  /** Reads one item's header (once per file version, however many ask); true when the record changed. */
+  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord, src: string, stat: { mtimeMs: number; size: number }): Promise<boolean> {
     const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
@@ -190,10 +248,10 @@ export class DimensionsCache {
     try {
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
-      const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback } =
+      const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
         kind === 'video' ? videoRead(await reader.videoInfo({ src })) : await reader.dimensions({ src, kind });
       if (!(read.width > 0 && read.height > 0)) return null;
-      const { duration, playback, thumbHash } = read;
+      const { duration, playback, thumbHash, taken } = read;
       const stored: Stored = {
         mtimeMs: stat.mtimeMs,
         size: stat.size,
@@ -201,6 +259,7 @@ export class DimensionsCache {
         height: read.height,
         ...(isThumbHash(thumbHash) ? { thumbHash } : {}),
         ...(playback ? { playback } : {}),
+        ...(isTakenDate(taken) ? { taken } : {}),
       };
       return duration !== undefined && Number.isFinite(duration) && duration > 0 ? { ...stored, duration } : stored;
     } catch (err) {
@@ -267,7 +326,15 @@ export class DimensionsCache {
 }
 
 function toDimensions(s: Stored): MediaDimensions {
-  const dims = { width: s.width, height: s.height, duration: s.duration, ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}) };
+  // The mtime kept is the file's, as it was read: the fallback date of a file that carries none.
+  const taken = s.taken ?? wallClockOf(s.mtimeMs);
+  const dims = {
+    width: s.width,
+    height: s.height,
+    duration: s.duration,
+    ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}),
+    ...(taken ? { taken, takenFromFile: s.taken === undefined } : {}),
+  };
   return s.playback ? { ...dims, playback: s.playback } : dims;
 }
 
@@ -280,12 +347,18 @@ function isThumbHash(v: unknown): v is string {
 }
 
 /** A video's size and length, and its plan when the probe told what it depends on. */
-function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): { width: number; height: number; duration: number; playback?: VideoPlayback } {
-  const { width, height, duration, container, codec, pixelFormat, audioCodec, indexAtEnd, codecTag } = info;
-  if (container === undefined || codec === undefined) return { width, height, duration };
+function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
+  width: number;
+  height: number;
+  duration: number;
+  playback?: VideoPlayback;
+  taken?: string | null;
+} {
+  const { width, height, duration, container, codec, pixelFormat, audioCodec, indexAtEnd, codecTag, taken } = info;
+  if (container === undefined || codec === undefined) return { width, height, duration, taken };
   const facts: PlaybackFacts = { container, codec, pixelFormat: pixelFormat ?? null, audioCodec: audioCodec ?? null, indexAtEnd: indexAtEnd ?? null };
   const type = sourceTypeOf({ container, codec, codecTag: codecTag ?? null });
-  return { width, height, duration, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
+  return { width, height, duration, taken, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
 }
 
 const PLANS: readonly unknown[] = ['direct', 'faststart', 'transcode'] satisfies PlaybackPlan[];
@@ -313,7 +386,8 @@ function isStored(v: unknown): v is Stored {
     positive(s.height) &&
     (s.duration === undefined || positive(s.duration)) &&
     (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
-    (s.playback === undefined || isPlayback(s.playback))
+    (s.playback === undefined || isPlayback(s.playback)) &&
+    (s.taken === undefined || isTakenDate(s.taken))
   );
 }
 

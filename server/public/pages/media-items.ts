@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider, VideoPlayback } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 import { type VideoSourceView, videoSources } from './video-sources.js';
+import { altText } from './taken-text.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;
@@ -17,7 +17,13 @@ export interface MediaView {
   readonly kind: MediaKind;
   /** Path relative to ALBUMS_DIR, for `/api/exif?path=` and friends. */
   readonly path: string;
+  /** What it is and when ("Photo taken 3 June 2024 at 14:03"), never its file name (server/public/pages/taken-text.ts). */
   readonly alt: string;
+  /**
+   * When it was taken, `YYYY-MM-DDTHH:MM:SS` wall-clock without a zone (docs/api.md#dates):
+   * the tile's `data-taken`, the viewer's caption. Null until its header has been read.
+   */
+  readonly taken: string | null;
   readonly original: string;
   /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC). */
   readonly full: string;
@@ -124,12 +130,15 @@ export async function mediaViews(
     const v = itemStats[i];
     const d = dims[i];
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
+    const durationText = formatDuration(duration);
+    const taken = d?.taken ?? null;
     return {
       index: offset + i,
       name: m.name,
       kind: m.kind,
       path: mediaPath,
-      alt: altOf(m),
+      alt: altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }),
+      taken,
       original: originalUrl(mediaPath),
       full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
@@ -140,7 +149,7 @@ export async function mediaViews(
       height: d?.height ?? null,
       thumbHash: d?.thumbHash ?? null,
       duration,
-      durationText: formatDuration(duration),
+      durationText,
       motion: motion ? motionView(`${album.path}/${motion.item.name}`, motionDims.get(motion.item)?.playback) : null,
       ...(m.kind === 'video' ? { sources: videoSources(mediaPath, v, d?.playback) } : {}),
     };
@@ -151,9 +160,3 @@ const motionView = (motionPath: string, playback: VideoPlayback | undefined): Mo
   path: motionPath,
   sources: motionSources(motionPath, playback),
 });
-
-/** The file name is all we know about a photo; 'IMG_0001' is still better than nothing. */
-function altOf(m: MediaItem): string {
-  const stem = path.parse(m.name).name;
-  return m.kind === 'video' ? `Video: ${stem}` : stem;
-}

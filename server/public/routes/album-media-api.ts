@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import type { DimensionsProvider } from '../pages/dimensions.js';
 import { MEDIA_PER_PAGE, mediaViews, pageCount } from '../pages/media-items.js';
 import type { MediaStats } from '../pages/media-stats.js';
+import type { MediaOrder } from '../pages/album-dates.js';
 import { type AlbumResolver, isFromProtected } from '../resolvers.js';
 
 export interface AlbumMediaApiOptions {
@@ -12,6 +13,8 @@ export interface AlbumMediaApiOptions {
   readonly resolveAlbum: AlbumResolver;
   readonly stats: MediaStats;
   readonly dimensions?: DimensionsProvider | undefined;
+  /** The album's order (`sort`), the same as its page's; natural order without it. */
+  readonly order?: MediaOrder | undefined;
 }
 
 /** Which page the query asks for: `page=N` (default 1) or the page holding `name=`. */
@@ -35,7 +38,7 @@ function parsePageQuery(req: Request): PageQuery {
  * album, and a deep link (`#photo=name`) to find the page of its photo.
  * Mount with `app.use(router)`: the path is absolute.
  */
-export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions }: AlbumMediaApiOptions): Router {
+export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions, order }: AlbumMediaApiOptions): Router {
   const router = Router();
 
   router.get('/api/album-media', async function albumMedia(req, res) {
@@ -45,7 +48,8 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions 
     const album = index.album(resolved.path);
     if (!album) throw notFound('Album not found');
     // What this visitor may read: a symlink into an album it cannot open is not listed.
-    const readable = await resolved.readable();
+    const visible = await resolved.readable();
+    const readable = order ? await order(album.path, visible) : visible;
     const listed = readable.map((f) => f.item);
     const total = listed.length;
     const pages = pageCount(total);

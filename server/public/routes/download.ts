@@ -4,6 +4,7 @@ import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
 import type { Logger } from '../../core/logger.js';
+import type { MediaOrder } from '../pages/album-dates.js';
 
 export interface DownloadRouterOptions {
   /**
@@ -17,6 +18,8 @@ export interface DownloadRouterOptions {
   readonly maxConcurrent?: number;
   /** A client taking no bytes for this long is disconnected. Default ZIP_IDLE_TIMEOUT_MS. */
   readonly idleTimeoutMs?: number;
+  /** The album's order (`sort`): the archive lists its photos as the album page does. */
+  readonly order?: MediaOrder;
 }
 
 /** `GET /api/download-album?path=`: the album's photos (with their Live Photo movies) as a stored ZIP, streamed as it is built. */
@@ -44,7 +47,8 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   async function sendZip(album: ResolvedAlbum, method: string, res: Response): Promise<void> {
     // Only files the resolver vetted for this visitor, from where they really are: a symlink
     // into a locked album or to an album.json never reaches the archive.
-    const images = (await album.readable()).filter((f) => f.item.kind === 'image');
+    const readable = await album.readable();
+    const images = (opts.order ? await opts.order(album.path, readable) : readable).filter((f) => f.item.kind === 'image');
     // A Live Photo is its still and its movie: both go in, the movie right after the still.
     const files = images.flatMap((f) => (f.motion ? [f, f.motion] : [f]));
     const plan = await planZip(

@@ -5,6 +5,11 @@ import { shareLink } from './settings.js';
 import { albumUploader } from './upload.js';
 
 const STYLES = ['grid', 'masonry', 'single'];
+/** album.json `sort` (docs/api.md#albumjson): its values and what the owner reads. */
+const SORTS = [
+  ['name', 'File name'],
+  ['date', 'Date taken'],
+];
 
 /**
  * One uploader per album, kept across re-renders of the panel: the panel is redrawn after
@@ -62,6 +67,11 @@ function settingsForm(album, save) {
     { name: 'style' },
     STYLES.map((s) => h('option', { value: s, selected: s === album.style }, s)),
   );
+  const sort = h(
+    'select',
+    { name: 'sort', title: 'Date taken: from the camera (EXIF), else the file time; ties by file name' },
+    SORTS.map(([value, label]) => h('option', { value, selected: value === album.sort }, label)),
+  );
   const check = (name, label, help) => h('label', { class: 'check', title: help }, h('input', { type: 'checkbox', name, checked: album[name] }), label);
   const form = h(
     'form',
@@ -72,6 +82,7 @@ function settingsForm(album, save) {
       field(title, 'Title'),
       field(password, 'Password (empty: none)'),
       field(style, 'Layout'),
+      field(sort, 'Order of photos'),
       field(order, 'Order (lower first)'),
     ),
     h(
@@ -95,6 +106,8 @@ function settingsForm(album, save) {
         title: String(data.get('title')),
         password: String(data.get('password')),
         style: String(data.get('style')),
+        // The default is no field at all: album.json stays as the owner wrote it.
+        sort: data.get('sort') === 'date' ? 'date' : null,
         order: orderText === '' ? null : Number(orderText),
         hidden: data.get('hidden') === 'on',
         isCollection: data.get('isCollection') === 'on',
