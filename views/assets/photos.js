@@ -77,7 +77,7 @@ function coverPicture(view) {
   return picture;
 }
 
-/** The "unlocked" mark: an open padlock and the word, so it does not rely on the icon alone. */
+/** The "unlocked" mark: an open padlock (its shackle lifted off the left) and the word, so it does not rely on the icon alone. */
 function unlockedMark() {
   const mark = document.createElement('span');
   mark.className = 'card__mark';
@@ -88,7 +88,7 @@ function unlockedMark() {
   svg.setAttribute('aria-hidden', 'true');
   const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', 'M12 2a5 5 0 0 0-5 5h2a3 3 0 0 1 6 0v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5Z');
+  path.setAttribute('d', 'M12 1a5 5 0 0 0-5 5h2a3 3 0 0 1 6 0v5H6a2 2 0 0 0-2 2v7a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-7a2 2 0 0 0-2-2h-1V6a5 5 0 0 0-5-5Z');
   svg.append(path);
   mark.append(svg, 'Unlocked');
   return mark;
