@@ -46,7 +46,9 @@ export const fullSizeUrl = (mediaPath: string, version: MediaVersion | undefined
 export const thumbnailSrcset = (mediaPath: string, version: MediaVersion | undefined, format: ThumbnailFormat = 'jpeg'): string =>
   THUMBNAIL_SIZE_NAMES.map((size) => `${thumbnailUrl(mediaPath, size, version, format)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
 
-export const downloadUrl = (albumPath: string): string => `/api/download-album?path=${encodeURIComponent(albumPath)}`;
+/** The album's ZIP: its photos, or with `withVideos` its videos too (docs/api.md#get-apidownload-albumpath). */
+export const downloadUrl = (albumPath: string, withVideos = false): string =>
+  `/api/download-album?path=${encodeURIComponent(albumPath)}${withVideos ? '&videos=1' : ''}`;
 
 /**
  * The web copy of a video (docs/api.md#get-apiweb-videopath), versioned like thumbnails: the

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { HttpError, notFound } from '../core/errors.js';
 import { toHttpError } from './domain-errors.js';
 import type { Logger } from '../core/logger.js';
@@ -68,6 +68,28 @@ function wantsJson(p: string): boolean {
   return p === '/api' || p.startsWith('/api/') || p.startsWith('/albums/');
 }
 
+/**
+ * A request a browser makes to show its answer as a page (a link opened in a tab, a download
+ * link followed): its Accept puts `text/html` first. `fetch`, `<img>`, `<video>`, curl and
+ * supertest send `*\/*` or an image type (or nothing), which reads as JSON: their answer is
+ * unchanged.
+ */
+function isBrowserNavigation(req: Request): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['application/json', 'text/html']) === 'text/html';
+}
+
+/** A view and its locals: the page a browser gets instead of the JSON error. */
+export interface ErrorPage {
+  readonly view: string;
+  readonly locals: Record<string, unknown>;
+}
+
+/**
+ * The page for a browser refused a file, a ZIP or an API answer (401 locked, 403 not allowed),
+ * or undefined to answer JSON as usual. The app knows where such a visitor can unlock it.
+ */
+export type RefusedPage = (req: Request, status: 401 | 403, message: string) => ErrorPage | undefined;
+
 /** Unknown `/api/*` routes answer JSON, never the HTML 404 page. */
 export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound('Unknown API endpoint'));
 
@@ -75,13 +97,28 @@ export interface ErrorHandlerOptions {
   readonly log: Logger;
   /** Errors whose detail was logged where they arose (a failed media task): not logged twice. */
   readonly alreadyLogged?: (err: unknown) => boolean;
+  /**
+   * A styled page for a browser navigation refused with 401 or 403 on a JSON path
+   * (docs/api.md, conventions): the public app's link to unlock the album. API clients keep
+   * the JSON error.
+   */
+  readonly refusedPage?: RefusedPage;
 }
 
 /** The one place errors become responses: JSON for /api, the error page otherwise. */
-export function errorHandler({ log, alreadyLogged = () => false }: ErrorHandlerOptions): ErrorRequestHandler {
+export function errorHandler({ log, alreadyLogged = () => false, refusedPage }: ErrorHandlerOptions): ErrorRequestHandler {
   const logError = (message: string, err: unknown) => {
     if (!alreadyLogged(err)) log.error({ err }, message);
   };
+  const sendPage = (res: Response, status: number, message: string, { view, locals }: ErrorPage) =>
+    res.render(view, locals, (renderErr, html) => {
+      if (renderErr) {
+        logError('error page failed to render', renderErr);
+        res.type('text/plain').send(`${status} ${message}`);
+        return;
+      }
+      res.type('html').send(html);
+    });
   return (thrown, req, res, next) => {
     if (res.headersSent) {
       // Too late to answer: drop the connection so the client sees a failure, not a truncated success.
@@ -97,18 +134,18 @@ export function errorHandler({ log, alreadyLogged = () => false }: ErrorHandlerO
     resetFileHeaders(res);
     res.set(headersOf(err));
     res.status(status);
+    if (wantsJson(req.path)) {
+      // The answer depends on Accept here: a browser opening a refused file gets a page.
+      const refused = refusedPage && (status === 401 || status === 403) ? refusedPage : undefined;
+      if (refused) res.vary('Accept');
+      const page = refused && isBrowserNavigation(req) ? refused(req, status as 401 | 403, message) : undefined;
+      if (page) return void sendPage(res, status, message, page);
+    }
     if (wantsJson(req.path) || !req.accepts('html')) {
       res.json({ error: message, ...(err instanceof HttpError ? err.body : undefined) });
       return;
     }
-    res.render('error', { status, message, title: status === 404 ? 'Not found' : 'Error' }, (renderErr, html) => {
-      if (renderErr) {
-        logError('error page failed to render', renderErr);
-        res.type('text/plain').send(`${status} ${message}`);
-        return;
-      }
-      res.type('html').send(html);
-    });
+    sendPage(res, status, message, { view: 'error', locals: { status, message, title: status === 404 ? 'Not found' : 'Error' } });
     void next;
   };
 }

@@ -20,6 +20,8 @@ import { type StaticPageName, StaticPages } from './pages/static-pages.js';
 import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
 import { createPasswordRouter } from './routes/password-routes.js';
+import { createUnlockedAlbumsRouter } from './routes/unlocked-albums.js';
+import { refusedPageFor } from './pages/refused-page.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
@@ -109,10 +111,12 @@ export function createApp(deps: AppDeps): Express {
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
+  app.use(createUnlockedAlbumsRouter({ index, stats }));
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
   // The pool already logged the failure of a media task; the error handler logs the rest.
-  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError }));
+  // A browser refused a file or a ZIP gets a page with the way to unlock it (pages/refused-page.ts).
+  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index) }));
   return app;
 }

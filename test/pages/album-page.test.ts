@@ -130,7 +130,7 @@ describe('album page', () => {
     });
 
     it('should offer the ZIP download and the photo count', async () => {
-      expect(text).to.include('href="/api/download-album?path=2024%2Ftrip" download').and.include('2 photos · 1 video · 2 albums');
+      expect(text).to.include('href="/api/download-album?path=2024%2Ftrip">').and.include('2 photos · 1 video · 2 albums');
     });
 
     it('should hand the scripts versioned module URLs and the album-media API', async () => {
@@ -165,18 +165,31 @@ describe('album page', () => {
       expect(res.text).to.not.include('role="alert"').and.not.include('<b>');
     });
 
-    it('should tell how long a locked-out visitor still has to wait', async () => {
-      // A lockout that started ten minutes ago has five minutes left.
-      const limiter = createPasswordLimiter(() => Date.now() - 10 * 60_000);
+    it("should tell how long a locked-out visitor still has to wait, by the limiter's clock, and disable the form", async () => {
+      let clock = Date.now();
+      const limiter = createPasswordLimiter(() => clock);
       const key = ipKeyGenerator('::ffff:127.0.0.1');
       for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) await limiter.store.increment(key);
+      // A lockout that started ten minutes ago has five minutes left.
+      clock += 10 * 60_000;
       const res = await pageApp(index, fx.albumsDir, { limiter }).get('/photos/2024/secret?error=rate-limited').expect(200);
-      expect(res.text).to.include('Please retry in 5 minutes.');
+      expect(res.text).to.include('Your password was not checked.').and.include('You can try again in <time class="lockout__time" datetime="PT5M0S"');
+      expect(res.text)
+        .to.include('data-lockout-seconds="300"')
+        .and.match(/<fieldset class="unlock__fields" disabled>/);
       expect(LOCKOUT_MS).to.equal(15 * 60_000);
     });
 
-    it('should fall back to the full lockout when it knows no better', async () => {
+    it('should say the lockout is over when the limiter holds none', async () => {
       const res = await pageApp(index, fx.albumsDir, { limiter: createPasswordLimiter() }).get('/photos/2024/secret?error=rate-limited').expect(200);
+      expect(res.text)
+        .to.include('You can try again now.')
+        .and.not.include('data-lockout-seconds')
+        .and.not.match(/<fieldset[^>]* disabled/);
+    });
+
+    it('should fall back to the full lockout when it cannot tell the time left', async () => {
+      const res = await pageApp(index, fx.albumsDir).get('/photos/2024/secret?error=rate-limited').expect(200);
       expect(res.text).to.include('Please retry in 15 minutes.');
     });
   });

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 15 * 60 * 1000;
@@ -144,6 +144,11 @@ export interface PasswordLimiter {
   readonly middleware: RequestHandler;
   /** Clears an IP's record after a successful unlock. */
   readonly clear: (req: Request) => Promise<void>;
+  /**
+   * Milliseconds left of the lockout of the client making `req` (0 when it is not locked
+   * out), by the limiter's own clock: what the password form counts down.
+   */
+  readonly lockedOutFor: (req: Request) => Promise<number>;
   readonly store: LockoutStore;
 }
 
@@ -152,9 +157,16 @@ export interface PasswordLimiter {
  * the request as rate-limited and lets the route answer in its own shape (302 or 429).
  */
 export function createPasswordLimiter(now?: () => number): PasswordLimiter {
-  const store = new LockoutStore(now);
-  // The key express-rate-limit computed (IPv6 addresses are grouped by subnet).
-  const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? req.ip ?? 'unknown';
+  const clock = now ?? Date.now;
+  const store = new LockoutStore(clock);
+  // The key express-rate-limit computed, or would compute (its default: IPv6 addresses
+  // grouped by subnet), for a request that did not go through it (the album page).
+  const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? ipKeyGenerator(req.ip ?? 'unknown');
+  const lockedOutFor = async (req: Request): Promise<number> => {
+    const info = await store.get(keyOf(req));
+    if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return 0;
+    return Math.max(0, Math.min(LOCKOUT_MS, info.resetTime.getTime() - clock()));
+  };
   const middleware = rateLimit({
     windowMs: LOCKOUT_MS,
     limit: MAX_FAILED_ATTEMPTS,
@@ -177,5 +189,5 @@ export function createPasswordLimiter(now?: () => number): PasswordLimiter {
     attemptState(res);
     return middleware(req, res, next);
   };
-  return { middleware: wrapped, store, clear: (req) => store.resetKey(keyOf(req)) };
+  return { middleware: wrapped, store, clear: (req) => store.resetKey(keyOf(req)), lockedOutFor };
 }

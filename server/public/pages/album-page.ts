@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
 import { isFromProtected } from '../resolvers.js';
-import { MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../access/password-limiter.js';
+import type { PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
@@ -16,13 +15,12 @@ import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } fr
 import { type CachedPage, PageCache, pageOf } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import type { AlbumDates } from './album-dates.js';
-import { albumPageUrl, downloadUrl } from '../../core/urls.js';
+import { lockoutNotice } from './lockout-notice.js';
+import { albumPageUrl } from '../../core/urls.js';
+import { downloadOffer } from './download-offer.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
-
-const WRONG_PASSWORD = 'Wrong password. Please try again.';
-const LOCKOUT_MINUTES = 15;
 
 /** `?page=N`: absent is page 1; anything but a positive integer within range is a 404. */
 function pageNumber(req: Request, pages: number): number {
@@ -39,8 +37,8 @@ export interface AlbumPageDeps {
   readonly readableMedia: ReadableMedia;
   readonly production: boolean;
   readonly dimensions?: DimensionsProvider | undefined;
-  /** When given, the rate-limit message tells how long the visitor still has to wait. */
-  readonly limiter?: Pick<PasswordLimiter, 'store'> | undefined;
+  /** When given, the password form counts down the visitor's lockout and is disabled until its end. */
+  readonly limiter?: Pick<PasswordLimiter, 'lockedOutFor'> | undefined;
   /** Rendered pages of public albums (tests pass their own to look into it). */
   readonly pageCache?: PageCache | undefined;
   /** The album's order (`sort`) and the span of its dates in the header; without it, natural order and no span. */
@@ -70,12 +68,15 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards });
   }
 
-  /** Minutes left in this client's lockout, or undefined when unknown (no limiter, no lockout). */
-  async function lockoutMinutes(req: Request): Promise<number | undefined> {
-    const info = await deps.limiter?.store.get(ipKeyGenerator(req.ip ?? ''));
-    if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return undefined;
-    const ms = info.resetTime.getTime() - Date.now();
-    return Math.min(LOCKOUT_MINUTES, Math.max(1, Math.ceil(ms / 60_000)));
+  /** Milliseconds left of this client's lockout (0: none), or undefined when it cannot be told. */
+  async function lockedOutFor(req: Request): Promise<number | undefined> {
+    if (!deps.limiter) return undefined;
+    try {
+      return await deps.limiter.lockedOutFor(req);
+    } catch {
+      // A lockout store that does not answer must not take the form down with it.
+      return undefined;
+    }
   }
 
   /**
@@ -90,13 +91,9 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       res.render('locked-reload', { pageTitle: album.meta.title, refresh: true });
       return;
     }
-    let error: string | undefined;
-    if (req.query.error === 'wrong-password') error = WRONG_PASSWORD;
-    if (req.query.error === 'rate-limited') {
-      const minutes = (await lockoutMinutes(req)) ?? LOCKOUT_MINUTES;
-      error = `Too many wrong passwords. Please retry in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-    }
-    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, error });
+    // Every visit while locked out shows the wait, not only the redirect of a refused attempt.
+    const notice = lockoutNotice(req.query.error, await lockedOutFor(req));
+    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice });
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
@@ -118,10 +115,11 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       if (hit) return sendPage(req, res, hit, 'no-cache');
     }
     // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
-    const [media, children, span] = await Promise.all([
+    const [media, children, span, download] = await Promise.all([
       mediaViews(album, readable, page, stats, deps.dimensions),
       Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
       deps.dates?.span(album, readable),
+      downloadOffer(album, readable, stats),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
@@ -135,7 +133,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       dateRange: span?.text,
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
-      downloadUrl: downloadUrl(album.path),
+      download,
       mediaApiUrl: albumMediaApiUrl(album.path),
       // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
       lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],

@@ -1,5 +1,5 @@
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
+import { type Album, countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { MediaStats } from './media-stats.js';
 import { CARD_SIZES } from './tile-sizes.js';
@@ -46,6 +46,25 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
     subtitle = plural(listedAlbumCount(node), 'album');
   }
   return { ...base, subtitle, cover: coverView };
+}
+
+/**
+ * /photos shows a protected album as a padlock, and nothing below it: the names of the albums
+ * inside are its content too (server/public/pages/static-pages.ts).
+ */
+export const isShownLocked = (node: TreeNode): node is Album => isAlbum(node) && isProtected(node);
+
+/** The albums /photos shows as padlocks, in tree order. */
+export function lockedCardsOf(root: TreeNode): Album[] {
+  const found: Album[] = [];
+  const walk = (node: TreeNode) => {
+    for (const child of listedChildren(node)) {
+      if (isShownLocked(child)) found.push(child);
+      else walk(child);
+    }
+  };
+  walk(root);
+  return found;
 }
 
 /**

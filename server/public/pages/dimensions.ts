@@ -110,12 +110,18 @@ const FILE_VERSION = 4;
  * an album page never probes a video itself; and every header read gives the date the file
  * was taken, so album order and date ranges never read a file of their own.
  */
+/** Reads started together: settles when all are over (never rejects). */
+interface Filling {
+  readonly done: Promise<void>;
+  readonly waitUntil: number;
+}
+
 export class DimensionsCache {
   readonly #opts: Required<DimensionsCacheOptions>;
   /** null: the file could not be read; not asked again until the item changes. */
   readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
-  /** Items whose read is under way, started by an earlier lookup. */
-  readonly #filling = new WeakSet<MediaItem>();
+  /** Items whose read is under way: when it ends, and until when a page may wait for it. */
+  readonly #filling = new WeakMap<MediaItem, Filling>();
   readonly #albums = new Map<string, Promise<AlbumRecord>>();
   /** Reads under way; null: unreadable, undefined: not now (a busy pool). */
   readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
@@ -143,10 +149,22 @@ export class DimensionsCache {
   });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
-    const started = await this.#start(node, items);
-    // A cold album must not hold the page for long: what is not read by then renders
-    // without a size this once.
-    if (started) await Promise.race([started.done.catch(() => undefined), delay(this.#opts.waitMs)]);
+    await this.#start(node, items);
+    // Every read of these items is waited for, whoever started it (the page's own lookup, or
+    // the album's date span asking for the whole album at the same moment), but only until
+    // waitMs after it started: a cold album must not hold the page for long, what is not read
+    // by then renders without a size this once, and a later view of it under load does not
+    // wait the whole waitMs again (docs/api.md#pages).
+    const now = performance.now();
+    const pending = new Set<Filling>();
+    for (const item of items) {
+      const filling = this.#filling.get(item);
+      if (filling && filling.waitUntil > now) pending.add(filling);
+    }
+    if (pending.size > 0) {
+      const waitUntil = Math.max(...Array.from(pending, (f) => f.waitUntil));
+      await Promise.race([Promise.all(Array.from(pending, (f) => f.done)), delay(waitUntil - now)]);
+    }
     return this.#answers(items);
   }
 
@@ -166,12 +184,11 @@ export class DimensionsCache {
    * every read is over and the record saved.
    */
   async #start(node: TreeNode, items: readonly MediaItem[]): Promise<{ checked: Promise<void>; done: Promise<void> } | undefined> {
-    // Items whose reads an earlier page view started are not waited for again: under load a
-    // cold album's reads queue behind thumbnails, and every view of its page would otherwise
-    // wait the whole waitMs (docs/api.md#pages).
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length === 0) return undefined;
-    for (const item of missing) this.#filling.add(item);
+    let ended!: () => void;
+    const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)), waitUntil: performance.now() + this.#opts.waitMs };
+    for (const item of missing) this.#filling.set(item, filling);
     const record = await this.#record(node.path);
     const checks = Promise.all(missing.map((item) => this.#check(node, item, record)));
     // Reads start once every item is checked, in the order asked: a page's first tiles first.
@@ -182,6 +199,7 @@ export class DimensionsCache {
       })
       .finally(() => {
         for (const item of missing) this.#filling.delete(item);
+        ended();
       });
     this.#track(done);
     return {

@@ -5,7 +5,7 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import type { HomeContentStore } from '../../core/home-content.js';
 import { isWebImage } from '../../core/media-catalogue.js';
-import { type CardView, cardFor, listedChildren } from './cards.js';
+import { type CardView, cardFor, isShownLocked, listedChildren } from './cards.js';
 import type { MediaStats } from './media-stats.js';
 import { pageOf } from './page-cache.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
@@ -32,7 +32,9 @@ interface Section {
 /**
  * `/`, `/home` and `/photos` are the same for every visitor, so they are rendered once and
  * kept in memory, and rendered again only when the album tree or the home content changes.
- * They never depend on the visitor: a protected album shows a lock whoever asks.
+ * They never depend on the visitor: a protected album shows a lock whoever asks. On /photos a
+ * small script (views/assets/photos.js) then asks /api/unlocked-albums which of those padlocks
+ * this visitor has opened, and shows their covers (server/public/routes/unlocked-albums.ts).
  */
 export class StaticPages {
   #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage> }>();
@@ -96,7 +98,7 @@ export class StaticPages {
     };
     for (const child of listedChildren(node)) {
       if (isAlbum(child)) section.cards.push(await this.#card(child));
-      if (isAlbum(child) && isProtected(child)) continue;
+      if (isShownLocked(child)) continue;
       const sub = await this.#section(child);
       if (sub.cards.length > 0 || sub.sections.length > 0) section.sections.push(sub);
     }

@@ -1,6 +1,7 @@
 import { type Response, Router } from 'express';
-import { HttpError } from '../../core/errors.js';
+import { badRequest, HttpError } from '../../core/errors.js';
 import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
+import { zipFiles } from '../zip/zip-contents.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
 import type { Logger } from '../../core/logger.js';
@@ -22,7 +23,14 @@ export interface DownloadRouterOptions {
   readonly order?: MediaOrder;
 }
 
-/** `GET /api/download-album?path=`: the album's photos (with their Live Photo movies) as a stored ZIP, streamed as it is built. */
+/** `videos=1` adds the album's videos; absent (or `0`), the photos-only ZIP of the CONTRACT. */
+function withVideos(raw: unknown): boolean {
+  if (raw === undefined || raw === '0') return false;
+  if (raw === '1') return true;
+  throw badRequest('Invalid parameter: videos must be 0 or 1');
+}
+
+/** `GET /api/download-album?path=&videos=`: the album's photos (with their Live Photo movies, and its videos when asked) as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
@@ -32,25 +40,25 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   let running = 0;
 
   router.get('/api/download-album', async function downloadAlbum(req, res) {
+    const videos = withVideos(req.query.videos);
     const album = await resolveAlbum(req, req.query.path);
     // After the access check (a visitor without access learns nothing of the load), before
     // the planning, which stats every file.
     if (running >= maxConcurrent) throw tooManyDownloads();
     running++;
     try {
-      await sendZip(album, req.method, res);
+      await sendZip(album, videos, req.method, res);
     } finally {
       running--;
     }
   });
 
-  async function sendZip(album: ResolvedAlbum, method: string, res: Response): Promise<void> {
+  async function sendZip(album: ResolvedAlbum, videos: boolean, method: string, res: Response): Promise<void> {
     // Only files the resolver vetted for this visitor, from where they really are: a symlink
-    // into a locked album or to an album.json never reaches the archive.
+    // into a locked album or to an album.json never reaches the archive. A Live Photo is its
+    // still and its movie: both go in, the movie right after the still; in the album's order (`sort`).
     const readable = await album.readable();
-    const images = (opts.order ? await opts.order(album.path, readable) : readable).filter((f) => f.item.kind === 'image');
-    // A Live Photo is its still and its movie: both go in, the movie right after the still.
-    const files = images.flatMap((f) => (f.motion ? [f, f.motion] : [f]));
+    const files = zipFiles(opts.order ? await opts.order(album.path, readable) : readable, videos);
     const plan = await planZip(
       files.map((f) => ({ name: f.item.name, path: f.absPath })),
       {
