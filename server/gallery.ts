@@ -10,6 +10,7 @@ import { createMetadataService } from './media/metadata.js';
 import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
 import { createFullSizeCache } from './media/full-size.js';
+import { createLocationPatcher } from './media/location-patcher.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
@@ -81,6 +82,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
+  // One cache of patches for originals, web copies and ZIPs: a video's Range requests and a download share it.
+  const locationPatcher = createLocationPatcher();
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
@@ -105,12 +108,13 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     apiRouters: [
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
-      createWebVideoRouter({ webVideos, resolveMedia }),
-      createDownloadRouter({ resolveAlbum, log }),
+      createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
+      createDownloadRouter({ resolveAlbum, log, locationPatcher }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide }),
     ],
     stats,
     dimensions: dimensions.provide,
+    locationPatcher,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });

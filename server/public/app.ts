@@ -10,6 +10,7 @@ import { apiNotFound, errorHandler } from '../http/error-handler.js';
 import { textCompression } from '../http/text-compression.js';
 import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
+import type { LocationPatcher } from '../media/location-patcher.js';
 import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
+  /** Patches the location out of originals of albums that hide it (docs/api.md#location-privacy). */
+  readonly locationPatcher?: LocationPatcher;
   readonly log: Logger;
 }
 
@@ -95,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
     '/photos/*splat',
     albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }),
   );
-  app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
+  app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
 

@@ -15,6 +15,11 @@ export interface AlbumMeta {
   readonly style: AlbumStyle;
   /** Undefined only before the index has generated one. */
   readonly token: string | undefined;
+  /**
+   * Served files carry no location (docs/api.md#location-privacy). Undefined when album.json
+   * does not say: the nearest album above that says decides (album-tree.ts `hidesLocation`).
+   */
+  readonly hideLocation: boolean | undefined;
 }
 
 export class AlbumRecordError extends Error {
@@ -57,6 +62,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     allowAnonymous: [isBoolean, 'a boolean'],
     style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
     token: [isWellFormedToken, TOKEN_RULE],
+    hideLocation: [isBoolean, 'a boolean'],
   } satisfies Record<string, [FieldCheck, string]>),
 );
 
@@ -118,5 +124,6 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     allowAnonymous: opt<boolean>('allowAnonymous') ?? false,
     style: opt<AlbumStyle>('style') ?? 'grid',
     token: opt<string>('token'),
+    hideLocation: opt<boolean>('hideLocation'),
   });
 }

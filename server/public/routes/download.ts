@@ -4,6 +4,7 @@ import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
 import type { Logger } from '../../core/logger.js';
+import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
 
 export interface DownloadRouterOptions {
   /**
@@ -17,6 +18,8 @@ export interface DownloadRouterOptions {
   readonly maxConcurrent?: number;
   /** A client taking no bytes for this long is disconnected. Default ZIP_IDLE_TIMEOUT_MS. */
   readonly idleTimeoutMs?: number;
+  /** Patches the location out of the files of albums that hide it (one of its own when absent). */
+  readonly locationPatcher?: LocationPatcher;
 }
 
 /** `GET /api/download-album?path=`: the album's photos (with their Live Photo movies) as a stored ZIP, streamed as it is built. */
@@ -24,7 +27,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
   if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) throw new RangeError(`idleTimeoutMs must be a positive number, got ${idleTimeoutMs}`);
-  const { log } = opts;
+  const { log, locationPatcher = createLocationPatcher() } = opts;
   const router = Router();
   let running = 0;
 
@@ -48,7 +51,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     // A Live Photo is its still and its movie: both go in, the movie right after the still.
     const files = images.flatMap((f) => (f.motion ? [f, f.motion] : [f]));
     const plan = await planZip(
-      files.map((f) => ({ name: f.item.name, path: f.absPath })),
+      files.map((f) => ({ name: f.item.name, path: f.absPath, hideLocation: f.hideLocation })),
       {
         onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
       },
@@ -68,7 +71,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     }
 
     try {
-      await writeZip(plan, res, { idleTimeoutMs });
+      await writeZip(plan, res, { idleTimeoutMs, locationPatcher });
     } catch (err) {
       // writeZip has already destroyed the response; a visitor closing the tab (or leaving
       // it stalled) is no failure.
