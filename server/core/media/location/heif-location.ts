@@ -143,7 +143,8 @@ function itemLocations(body: Buffer, iloc: ChildAtom, wanted: ReadonlyMap<number
   let at = iloc.bodyAt;
   const read = (bytes: number): number => {
     if (at + bytes > iloc.end) throw new Unreadable('iloc cut short');
-    const value = bytes === 0 ? 0 : bytes === 2 ? body.readUInt16BE(at) : bytes === 4 ? body.readUInt32BE(at) : bytes === 8 ? Number(body.readBigUInt64BE(at)) : NaN;
+    const value =
+      bytes === 0 ? 0 : bytes === 2 ? body.readUInt16BE(at) : bytes === 4 ? body.readUInt32BE(at) : bytes === 8 ? Number(body.readBigUInt64BE(at)) : NaN;
     if (!Number.isSafeInteger(value)) throw new Unreadable(`iloc field of ${bytes} bytes`);
     at += bytes;
     return value;
