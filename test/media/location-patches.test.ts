@@ -244,6 +244,44 @@ describe('locationPatches', () => {
       expect(out.length).to.equal(cut.length);
     });
 
+    it('should neither throw nor take long on files damaged at random in their metadata', async function () {
+      this.timeout(60_000);
+      const dir = makeTempDir();
+      try {
+        await writeLocatedMovie(path.join(dir, 'clip.mov'), 'iphone');
+        const movie = fs.readFileSync(path.join(dir, 'clip.mov'));
+        const moovAt = movie.lastIndexOf('moov', movie.length, 'latin1') - 4;
+        const samples: [string, Buffer, number, number][] = [
+          ['jpeg', await gpsImage('jpeg'), 0, 400],
+          ['avif', await gpsImage('avif'), 0, 700],
+          ['png', await gpsImage('png'), 0, 400],
+          ['webp', await gpsImage('webp'), 0, 450],
+          ['tiff', tiffWithGps(false), 0, 400],
+          ['movie', movie, moovAt, movie.length],
+        ];
+        // A fixed seed: the same damage on every run.
+        let seed = 0x2545f491;
+        const random = () => {
+          seed ^= seed << 13;
+          seed ^= seed >>> 17;
+          seed ^= seed << 5;
+          return (seed >>> 0) / 0x100000000;
+        };
+        for (const [name, file, from, to] of samples) {
+          for (let round = 0; round < 150; round++) {
+            const damaged = Buffer.from(file);
+            for (let n = 1 + Math.floor(random() * 8); n > 0; n--) damaged[from + Math.floor(random() * (to - from))] = Math.floor(random() * 256);
+            const started = performance.now();
+            const { out } = await served(damaged);
+            expect(out.length, name).to.equal(damaged.length);
+            expect(performance.now() - started, name).to.be.below(500);
+          }
+        }
+      } finally {
+        removeTempDir(dir);
+      }
+    });
+
     it('should zero the first-IFD pointer of a TIFF file it cannot walk', async () => {
       const t = new TiffLayout(400);
       t.ifd(8, [[0x8825, 4, 1, 8]]);
