@@ -45,12 +45,3 @@ export function fileSource(handle: FileHandle, size: number, headBytes: number):
     },
   };
 }
-
-/** The bytes from `at` to `at + length` of `source` seen as a source of their own (a TIFF block inside a JPEG). */
-export function subSource(source: ByteSource, at: number, length: number): ByteSource {
-  const size = Math.max(0, Math.min(length, source.size - at));
-  return {
-    size,
-    read: (offset, want) => (offset < 0 || offset >= size ? Promise.resolve(Buffer.alloc(0)) : source.read(at + offset, Math.min(want, size - offset))),
-  };
-}

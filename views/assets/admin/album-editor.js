@@ -120,12 +120,11 @@ function locationSwitch(album, save) {
   const input = h('input', { type: 'checkbox', name: 'hideLocation', checked: own ?? album.inheritedHideLocation });
   let touched = false;
   const state = (on) => (on ? 'on' : 'off');
+  // An album with none above it inherits nothing: unset is the default, off.
+  const inherited = album.parent === null ? 'off by default' : `follows the albums above (${state(album.inheritedHideLocation)})`;
   const note = h('span', {
     class: 'explain',
-    text:
-      own === null
-        ? `Not set here: follows the albums above (${state(album.inheritedHideLocation)}).`
-        : `Set here (${state(own)}), for this album and the albums below it that have no setting of their own.`,
+    text: own === null ? `Not set here: ${inherited}.` : `Set here (${state(own)}), for this album and the albums below it that have no setting of their own.`,
   });
   input.addEventListener('change', () => {
     touched = true;
@@ -136,8 +135,8 @@ function locationSwitch(album, save) {
       ? null
       : h(
           'button',
-          { type: 'button', class: 'small', on: { click: () => save({ hideLocation: null }, 'The location setting now follows the albums above') } },
-          'Follow the albums above',
+          { type: 'button', class: 'small', on: { click: () => save({ hideLocation: null }, 'Location setting removed from this album') } },
+          album.parent === null ? 'Back to the default' : 'Follow the albums above',
         );
   const help =
     'Visitors get originals, videos and downloads without the GPS position and place names they carry (the files on disk keep them). Thumbnails never carry them.';

@@ -16,7 +16,7 @@
 import type { ByteSource } from '../byte-source.js';
 import { bufferSource } from '../byte-source.js';
 import { type ChildAtom, childAtomsIn, readChildAtoms, type TopLevelAtom } from '../mp4-atoms.js';
-import { type BytePatch, bytesPatch, zeroPatch } from './byte-patches.js';
+import { type BytePatch, bytesPatch, shiftPatches, zeroPatch } from './byte-patches.js';
 import { tiffGpsPatches } from './tiff-gps.js';
 import { xmpLocationPatches } from './xmp-location.js';
 
@@ -88,7 +88,7 @@ async function itemPatches(file: ByteSource, extents: readonly Extent[], kind: '
     if (tiffAt >= bytes.length) return zeroAll();
     const gps = await tiffGpsPatches(bufferSource(bytes.subarray(tiffAt)));
     if (gps.unsafe) return zeroAll();
-    found = gps.patches.map((p) => ({ ...p, at: p.at + tiffAt }));
+    found = shiftPatches(gps.patches, tiffAt);
   }
   return found.flatMap((p) => toFile(p, extents));
 }

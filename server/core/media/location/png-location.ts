@@ -10,7 +10,7 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import { bufferSource } from '../byte-source.js';
-import { applyPatches, type BytePatch, bytesPatch, normalizePatches, zeroPatch } from './byte-patches.js';
+import { applyPatches, type BytePatch, bytesPatch, normalizePatches, shiftPatches, zeroPatch } from './byte-patches.js';
 import { tiffGpsPatches } from './tiff-gps.js';
 import { xmpLocationPatches } from './xmp-location.js';
 
@@ -50,7 +50,7 @@ async function exifPatches(data: Buffer): Promise<readonly BytePatch[]> {
   const tiffAt = data.subarray(0, EXIF_PREFIX.length).equals(EXIF_PREFIX) ? EXIF_PREFIX.length : 0;
   const found = await tiffGpsPatches(bufferSource(data.subarray(tiffAt)));
   if (found.unsafe) return [zeroPatch(0, data.length)];
-  return found.patches.map((p) => ({ ...p, at: p.at + tiffAt }));
+  return shiftPatches(found.patches, tiffAt);
 }
 
 /** iTXt: keyword, NUL, compression flag, compression method, language tag NUL, translated keyword NUL, text. */
@@ -64,7 +64,7 @@ function xmpPatches(data: Buffer): readonly BytePatch[] {
     if (end < 0) return [];
     at = end + 1;
   }
-  return xmpLocationPatches(data.subarray(at)).map((p) => ({ ...p, at: p.at + at }));
+  return shiftPatches(xmpLocationPatches(data.subarray(at)), at);
 }
 
 /** `found` (offsets in the chunk's data) as file patches, with the chunk's CRC recomputed over the patched data. */
@@ -73,7 +73,7 @@ function withCrc(type: Buffer, data: Buffer, dataAt: number, found: readonly Byt
   applyPatches(patched, 0, normalizePatches(found, data.length));
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([type, patched])));
-  return [...found.map((p) => ({ ...p, at: p.at + dataAt })), bytesPatch(dataAt + data.length, crc)];
+  return [...shiftPatches(found, dataAt), bytesPatch(dataAt + data.length, crc)];
 }
 
 let table: Uint32Array | undefined;
