@@ -50,7 +50,10 @@ describe('admin: the "Hide where photos were taken" switch in Chromium', functio
   });
 
   const openAlbum = async (title: string) => {
-    await page.locator('#album-tree').getByRole('button', { name: title }).click();
+    await page
+      .locator('#album-tree')
+      .getByRole('button', { name: new RegExp(`^${title}\\b`) })
+      .click();
     await page.locator('#album-panel h2', { hasText: title }).waitFor();
   };
   const toggle = () => page.getByLabel('Hide where photos were taken');
