@@ -10,6 +10,7 @@ import { createMetadataService } from './media/metadata.js';
 import { createMediaPool, type MediaPool } from './media/pool.js';
 import { createThumbnailCache } from './media/thumbnails.js';
 import { createFullSizeCache } from './media/full-size.js';
+import { createLocationPatcher } from './media/location-patcher.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
@@ -82,6 +83,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
+  // One cache of patches for originals, web copies and ZIPs: a video's Range requests and a download share it.
+  const locationPatcher = createLocationPatcher();
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
@@ -107,13 +110,14 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     apiRouters: [
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
-      createWebVideoRouter({ webVideos, resolveMedia }),
-      createDownloadRouter({ resolveAlbum, log, order: dates.order }),
+      createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
+      createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
     ],
     stats,
     dimensions: dimensions.provide,
     dates,
+    locationPatcher,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });

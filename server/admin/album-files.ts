@@ -141,12 +141,15 @@ export class AlbumFiles {
   }
 
   /**
-   * The nearest album above `album` and whether the album is protected (it or an album above
-   * it has a password, docs/api.md#access), read from disk so the answer is right after a write.
+   * The nearest album above `album`, whether the album is protected (it or an album above
+   * it has a password, docs/api.md#access) and the location setting it inherits (that of the
+   * nearest album above that sets one, docs/api.md#location-privacy), read from disk so the
+   * answer is right after a write.
    */
-  async ancestry(album: StoredAlbum): Promise<{ parent: string | null; protected: boolean }> {
+  async ancestry(album: StoredAlbum): Promise<{ parent: string | null; protected: boolean; inheritedHideLocation: boolean }> {
     let parent: string | null = null;
     let locked = hasPassword(album.meta);
+    let inheritedHideLocation: boolean | undefined;
     const segments = album.path.split('/');
     for (let depth = segments.length - 1; depth > 0; depth--) {
       let meta: AlbumMeta;
@@ -157,8 +160,9 @@ export class AlbumFiles {
       }
       parent ??= segments.slice(0, depth).join('/');
       if (hasPassword(meta)) locked = true;
+      inheritedHideLocation ??= meta.hideLocation;
     }
-    return { parent, protected: locked };
+    return { parent, protected: locked, inheritedHideLocation: inheritedHideLocation ?? false };
   }
 
   /**

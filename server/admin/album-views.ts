@@ -1,5 +1,5 @@
 import type { AlbumMeta } from '../core/albums/album-record.js';
-import { type Album, albumChain, isProtected } from '../core/albums/album-tree.js';
+import { type Album, albumChain, hidesLocation, isProtected } from '../core/albums/album-tree.js';
 import { pairLivePhotos } from '../core/albums/live-photos.js';
 import { sharePath } from '../core/urls.js';
 import type { MediaFile } from './media-listing.js';
@@ -18,6 +18,10 @@ export interface AlbumSummary {
   readonly style: string;
   readonly sort: string;
   readonly token: string | null;
+  /** The album's own setting; null: it follows `inheritedHideLocation`. */
+  readonly hideLocation: boolean | null;
+  /** The setting of the nearest album above that has one (false when none has): what applies when `hideLocation` is null. */
+  readonly inheritedHideLocation: boolean;
   readonly photoCount: number;
   readonly videoCount: number;
   /** The album or one above it has a password. */
@@ -47,6 +51,7 @@ function metaFields(meta: AlbumMeta) {
     style: meta.style,
     sort: meta.sort,
     token: meta.token ?? null,
+    hideLocation: meta.hideLocation ?? null,
   };
 }
 
@@ -56,17 +61,31 @@ export function summaryOfIndexed(album: Album): AlbumSummary {
   let videoCount = 0;
   for (const m of album.media) m.kind === 'image' ? photoCount++ : videoCount++;
   const above = albumChain(album)[1];
-  return { path: album.path, ...metaFields(album.meta), photoCount, videoCount, protected: isProtected(album), parent: above?.path ?? null };
+  return {
+    path: album.path,
+    ...metaFields(album.meta),
+    inheritedHideLocation: above ? hidesLocation(above) : false,
+    photoCount,
+    videoCount,
+    protected: isProtected(album),
+    parent: above?.path ?? null,
+  };
 }
 
 /** Detail of an album read from disk (fresh after a write). */
-export function detailOf(albumPath: string, meta: AlbumMeta, media: readonly MediaFile[], opts: { protected: boolean; parent: string | null }): AlbumDetail {
+export function detailOf(
+  albumPath: string,
+  meta: AlbumMeta,
+  media: readonly MediaFile[],
+  opts: { protected: boolean; parent: string | null; inheritedHideLocation: boolean },
+): AlbumDetail {
   const photoCount = media.filter((m) => m.kind === 'image').length;
   // Counted as the gallery counts them: a Live Photo's movie is part of its photo, not a video (docs/api.md#live-photos).
   const listed = pairLivePhotos(media.map(({ name, kind }) => ({ name, kind })));
   return {
     path: albumPath,
     ...metaFields(meta),
+    inheritedHideLocation: opts.inheritedHideLocation,
     photoCount,
     videoCount: listed.length - photoCount,
     protected: opts.protected,

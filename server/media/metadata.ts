@@ -58,7 +58,7 @@ async function versionOf(file: string): Promise<string> {
 }
 
 /** A Map keeps insertion order: re-inserting on read makes its first key the least recent. */
-class LruCache<V> {
+export class LruCache<V> {
   readonly #entries = new Map<string, V>();
   constructor(readonly maxEntries: number) {}
 

@@ -10,6 +10,7 @@ import { apiNotFound, errorHandler } from '../http/error-handler.js';
 import { textCompression } from '../http/text-compression.js';
 import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
+import type { LocationPatcher } from '../media/location-patcher.js';
 import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   readonly dimensions?: DimensionsProvider;
   /** Album order by date and the header's date span (server/public/pages/album-dates.ts). */
   readonly dates?: AlbumDates;
+  /** Patches the location out of originals of albums that hide it (docs/api.md#location-privacy). */
+  readonly locationPatcher?: LocationPatcher;
   readonly log: Logger;
 }
 
@@ -108,7 +111,7 @@ export function createApp(deps: AppDeps): Express {
       dates: deps.dates,
     }),
   );
-  app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
+  app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats }));

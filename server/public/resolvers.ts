@@ -18,6 +18,8 @@ export interface ResolvedMedia {
   readonly albumPath: string;
   /** True when the album or an ancestor, or the album a symlink leads into, is protected: answers must be `private`. */
   readonly protected: boolean;
+  /** True when the album, or the album a symlink leads into, hides locations: the file goes out without them (docs/api.md#location-privacy). */
+  readonly hideLocation: boolean;
 }
 
 /** A media item of an album that the visitor may read, and where it really is. */
@@ -27,6 +29,8 @@ export interface ReadableFile {
   readonly absPath: string;
   /** True when the album, or the album a symlink leads into, is protected. */
   readonly protected: boolean;
+  /** True when the album, or the album a symlink leads into, hides locations (docs/api.md#location-privacy). */
+  readonly hideLocation: boolean;
   /** A Live Photo's motion file, when the visitor may read it too (docs/api.md#live-photos). */
   readonly motion?: ReadableFile;
 }

@@ -25,6 +25,7 @@ describe('parseAlbumRecord', () => {
       style: 'grid',
       sort: 'name',
       token: undefined,
+      hideLocation: undefined,
     });
   });
 

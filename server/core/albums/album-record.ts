@@ -20,6 +20,11 @@ export interface AlbumMeta {
   readonly sort: AlbumSort;
   /** Undefined only before the index has generated one. */
   readonly token: string | undefined;
+  /**
+   * Served files carry no location (docs/api.md#location-privacy). Undefined when album.json
+   * does not say: the nearest album above that says decides (album-tree.ts `hidesLocation`).
+   */
+  readonly hideLocation: boolean | undefined;
 }
 
 export class AlbumRecordError extends Error {
@@ -63,6 +68,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
     sort: [(v) => (ALBUM_SORTS as readonly unknown[]).includes(v), `one of ${ALBUM_SORTS.join(', ')}`],
     token: [isWellFormedToken, TOKEN_RULE],
+    hideLocation: [isBoolean, 'a boolean'],
   } satisfies Record<string, [FieldCheck, string]>),
 );
 
@@ -125,5 +131,6 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     style: opt<AlbumStyle>('style') ?? 'grid',
     sort: opt<AlbumSort>('sort') ?? 'name',
     token: opt<string>('token'),
+    hideLocation: opt<boolean>('hideLocation'),
   });
 }

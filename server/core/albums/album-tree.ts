@@ -54,6 +54,13 @@ export const hasPassword = (meta: Pick<AlbumMeta, 'password'>): boolean => meta.
 /** True when the node or an ancestor album has a password ("protected" in docs/api.md#access). */
 export const isProtected = (node: TreeNode): boolean => albumChain(node).some((a) => hasPassword(a.meta));
 
+/**
+ * True when files of `node` are served without their location (docs/api.md#location-privacy):
+ * the nearest album on its path whose album.json sets `hideLocation` decides, so a child
+ * inherits its parent's choice unless it says otherwise; nothing set anywhere means off.
+ */
+export const hidesLocation = (node: TreeNode): boolean => albumChain(node).find((a) => a.meta.hideLocation !== undefined)?.meta.hideLocation ?? false;
+
 /** Every album below `node`, depth first, in display order. */
 export function descendantsOf(node: TreeNode): Album[] {
   const out: Album[] = [];

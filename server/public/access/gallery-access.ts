@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { type Album, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
+import { type Album, hidesLocation, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
 import { notFound, unauthorized } from '../../core/errors.js';
 import { mediaKind } from '../../core/media-catalogue.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
@@ -87,6 +87,8 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       kind,
       albumPath: album.path,
       protected: isProtected(album) || isProtected(where.realAlbum),
+      // Either album's choice holds: a link must not carry a location its own album hides, nor show one where it is shown.
+      hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
     } satisfies ResolvedMedia;
   };
 
@@ -112,6 +114,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       item,
       absPath: where.absPath,
       protected: isProtected(album) || isProtected(where.realAlbum),
+      hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
     });
     const readable: ReadableFile[] = [];
     album.media.forEach((item, i) => {

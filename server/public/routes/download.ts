@@ -6,6 +6,7 @@ import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
 import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
 import type { Logger } from '../../core/logger.js';
 import type { MediaOrder } from '../pages/album-dates.js';
+import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
 
 export interface DownloadRouterOptions {
   /**
@@ -21,6 +22,8 @@ export interface DownloadRouterOptions {
   readonly idleTimeoutMs?: number;
   /** The album's order (`sort`): the archive lists its photos as the album page does. */
   readonly order?: MediaOrder;
+  /** Patches the location out of the files of albums that hide it (one of its own when absent). */
+  readonly locationPatcher?: LocationPatcher;
 }
 
 /** `videos=1` adds the album's videos; absent (or `0`), the photos-only ZIP of the CONTRACT. */
@@ -35,7 +38,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
   if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) throw new RangeError(`idleTimeoutMs must be a positive number, got ${idleTimeoutMs}`);
-  const { log } = opts;
+  const { log, locationPatcher = createLocationPatcher() } = opts;
   const router = Router();
   let running = 0;
 
@@ -60,7 +63,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     const readable = await album.readable();
     const files = zipFiles(opts.order ? await opts.order(album.path, readable) : readable, videos);
     const plan = await planZip(
-      files.map((f) => ({ name: f.item.name, path: f.absPath })),
+      files.map((f) => ({ name: f.item.name, path: f.absPath, hideLocation: f.hideLocation })),
       {
         onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
       },
@@ -80,7 +83,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     }
 
     try {
-      await writeZip(plan, res, { idleTimeoutMs });
+      await writeZip(plan, res, { idleTimeoutMs, locationPatcher });
     } catch (err) {
       // writeZip has already destroyed the response; a visitor closing the tab (or leaving
       // it stalled) is no failure.

@@ -75,7 +75,10 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
 
   router.get(
     '/api/exif',
-    metadataRoute('image', (m) => metadata.exif(m.absPath)),
+    metadataRoute('image', async (m) => {
+      const record = await metadata.exif(m.absPath);
+      return m.hideLocation ? withoutLocation(record) : record;
+    }),
   );
   router.get(
     '/api/video-info',
@@ -89,6 +92,17 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
   );
 
   return router;
+}
+
+/** Names of fields that would tell where a photo was taken. */
+const LOCATION_FIELD = /gps|location|latitude|longitude|altitude|city|country/i;
+
+/**
+ * The EXIF record of a photo whose album hides locations (docs/api.md#location-privacy):
+ * the record has no such field today; this keeps one added later from reaching those visitors.
+ */
+function withoutLocation<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !LOCATION_FIELD.test(name))) as Partial<T>;
 }
 
 /** The fields of docs/api.md#get-apivideo-infopath: the probe's other facts are the server's business. */

@@ -1,13 +1,17 @@
 import { type Response, Router } from 'express';
 import { HttpError, badRequest } from '../../core/errors.js';
+import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
 import type { WebVideoService } from '../../media/web-video.js';
 import type { MediaResolver } from '../resolvers.js';
+import { sendLocationFree } from './location-free-file.js';
 import { PRIVATE_IMMUTABLE, PUBLIC_IMMUTABLE } from './originals.js';
 
 export interface WebVideoRouterOptions {
   readonly webVideos: Pick<WebVideoService, 'request'>;
   /** Validates `path`, finds the file and enforces access (400/401/404). */
   readonly resolveMedia: MediaResolver;
+  /** Patches the location out of the copies of videos of albums that hide it (one of its own when absent). */
+  readonly locationPatcher?: LocationPatcher;
 }
 
 /** Seconds a browser is told to wait before asking again for a copy being made. */
@@ -20,7 +24,7 @@ export const PREPARING_RETRY_AFTER = 5;
  * answers 503 with Retry-After: the page lists the original as a source too, so a browser
  * moves on to what it can play meanwhile.
  */
-export function createWebVideoRouter({ webVideos, resolveMedia }: WebVideoRouterOptions): Router {
+export function createWebVideoRouter({ webVideos, resolveMedia, locationPatcher = createLocationPatcher() }: WebVideoRouterOptions): Router {
   const router = Router();
   router.get('/api/web-video', async function webVideo(req, res, next) {
     const media = await resolveMedia(req, req.query.path);
@@ -30,6 +34,12 @@ export function createWebVideoRouter({ webVideos, resolveMedia }: WebVideoRouter
     if (status.state === 'failed') throw new HttpError(500, 'The video could not be prepared');
     if (status.state === 'preparing' || status.file === undefined) {
       throw new HttpError(503, 'The video is being prepared', { headers: { 'Retry-After': String(PREPARING_RETRY_AFTER) } });
+    }
+    if (media.hideLocation) {
+      // ffmpeg carries the original's location over into the copy (docs/api.md#location-privacy).
+      const cacheControl = media.protected ? PRIVATE_IMMUTABLE : PUBLIC_IMMUTABLE;
+      await sendLocationFree(req, res, { absPath: status.file, contentType: 'video/mp4', cacheControl }, locationPatcher);
+      return;
     }
     sendCopy(res, status.file, media.protected, (err) => {
       // A visitor who stops a video or leaves the page is not a server error.

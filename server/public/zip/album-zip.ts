@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
+import { applyPatches } from '../../core/media/location/byte-patches.js';
 import { isMissing } from '../../core/paths.js';
+import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
 import { ZIP_IDLE_TIMEOUT_MS, ZIP_STREAM_CHUNK_BYTES } from './download-limits.js';
 
 /**
@@ -53,6 +55,8 @@ export interface ZipEntry extends SizedName {
   /** Real absolute path to read from. */
   readonly path: string;
   readonly mtime: Date;
+  /** Archived without its location: patched as it is read, same length (docs/api.md#location-privacy). */
+  readonly hideLocation?: boolean;
 }
 
 export interface ZipPlan extends ZipLayout {
@@ -139,6 +143,8 @@ function uniqueName(name: string, taken: Set<string>): string {
 export interface ZipSource {
   readonly name: string;
   readonly path: string;
+  /** Its album hides locations (docs/api.md#location-privacy). */
+  readonly hideLocation?: boolean;
 }
 
 export interface PlanOptions {
@@ -157,7 +163,7 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
       // lstat: the path is already real, so a symlink appearing there since is not followed.
       const st = await fs.lstat(file.path);
       if (!st.isFile()) return skip(file.name, 'not a regular file');
-      return { fileName: file.name, path: file.path, size: st.size, mtime: st.mtime };
+      return { fileName: file.name, path: file.path, size: st.size, mtime: st.mtime, hideLocation: file.hideLocation === true };
     } catch (err) {
       if (isMissing(err)) return skip(file.name, 'no longer exists');
       throw err;
@@ -170,7 +176,7 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
   const taken = new Set<string>();
   const entries: ZipEntry[] = [];
   for (const f of found) {
-    if (f) entries.push({ name: uniqueName(entryName(f.fileName), taken), path: f.path, size: f.size, mtime: f.mtime });
+    if (f) entries.push({ name: uniqueName(entryName(f.fileName), taken), path: f.path, size: f.size, mtime: f.mtime, hideLocation: f.hideLocation });
   }
   return { entries, ...zipLayout(entries) };
 }
@@ -178,6 +184,8 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
 export interface WriteZipOptions {
   /** `out` not draining for this long counts as a client that left (ClientStalledError). */
   readonly idleTimeoutMs?: number;
+  /** Finds the patches of entries that hide their location (one of its own when absent). */
+  readonly locationPatcher?: LocationPatcher;
 }
 
 /**
@@ -189,6 +197,7 @@ export interface WriteZipOptions {
  */
 export function writeZip(plan: ZipPlan, out: Writable, opts: WriteZipOptions = {}): Promise<void> {
   const idleTimeoutMs = opts.idleTimeoutMs ?? ZIP_IDLE_TIMEOUT_MS;
+  const locationPatcher = opts.locationPatcher ?? createLocationPatcher();
   // A client that left while the plan was made: its response swallows writes forever.
   if (out.destroyed || out.closed) return Promise.reject(new ClientClosedError());
   return new Promise<void>((resolve, reject) => {
@@ -219,7 +228,7 @@ export function writeZip(plan: ZipPlan, out: Writable, opts: WriteZipOptions = {
         archive.finalize().catch(fail);
         return;
       }
-      current = Readable.from(readExactly(entry), { objectMode: false, highWaterMark: ZIP_STREAM_CHUNK_BYTES });
+      current = Readable.from(readExactly(entry, locationPatcher), { objectMode: false, highWaterMark: ZIP_STREAM_CHUNK_BYTES });
       // archiver's append() pipes the source into a PassThrough at once and never listens
       // for its errors: without this a changed file would be an uncaught exception.
       current.on('error', fail);
@@ -277,10 +286,12 @@ function watchIdleReader(source: Readable, out: Writable, idleMs: number, onIdle
 }
 
 /**
- * Reads exactly the planned bytes of a file. Opening is deferred to the first read, and the
+ * Reads exactly the planned bytes of a file, its location patched out when the entry hides
+ * it: the same length, and archiver computes the entry's CRC over the bytes it is given, so
+ * the CRC is that of the patched bytes. Opening is deferred to the first read, and the
  * handle is closed when the generator finishes, fails or is returned (stream destroyed).
  */
-async function* readExactly(entry: ZipEntry): AsyncGenerator<Buffer> {
+async function* readExactly(entry: ZipEntry, locationPatcher: LocationPatcher): AsyncGenerator<Buffer> {
   let handle: fs.FileHandle;
   try {
     // The plan holds the real path; a symlink appearing there since is not followed.
@@ -293,6 +304,7 @@ async function* readExactly(entry: ZipEntry): AsyncGenerator<Buffer> {
     if (!st.isFile() || st.size !== entry.size) {
       throw new SourceChangedError(`${entry.name}: size changed from ${entry.size} to ${st.size} bytes`);
     }
+    const patches = entry.hideLocation ? await locationPatcher.patchesFor(entry.path, handle, st) : [];
     let position = 0;
     while (position < entry.size) {
       const want = Math.min(ZIP_STREAM_CHUNK_BYTES, entry.size - position);
@@ -301,8 +313,10 @@ async function* readExactly(entry: ZipEntry): AsyncGenerator<Buffer> {
       if (bytesRead === 0) {
         throw new SourceChangedError(`${entry.name}: shrank to ${position} of ${entry.size} bytes while being read`);
       }
+      const chunk = bytesRead === want ? buf : buf.subarray(0, bytesRead);
+      applyPatches(chunk, position, patches);
       position += bytesRead;
-      yield bytesRead === want ? buf : buf.subarray(0, bytesRead);
+      yield chunk;
     }
     // One more byte proves the file did not grow: the archive must hold the whole file.
     const { bytesRead } = await handle.read(Buffer.alloc(1), 0, 1, position);

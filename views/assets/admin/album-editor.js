@@ -73,6 +73,7 @@ function settingsForm(album, save) {
     SORTS.map(([value, label]) => h('option', { value, selected: value === album.sort }, label)),
   );
   const check = (name, label, help) => h('label', { class: 'check', title: help }, h('input', { type: 'checkbox', name, checked: album[name] }), label);
+  const location = locationSwitch(album, save);
   const form = h(
     'form',
     { class: 'stack', 'aria-label': 'Album settings' },
@@ -92,6 +93,7 @@ function settingsForm(album, save) {
       check('isCollection', 'Collection', 'The album page shows its child albums as cards'),
       check('allowAnonymous', 'Share link opens it', 'Anyone with the share link sees the album without the password'),
     ),
+    location.row,
     album.protected && !album.password
       ? h('p', { class: 'explain warn', text: 'Locked by the password of an album above it: unlocking that one opens this one too.' })
       : null,
@@ -112,11 +114,49 @@ function settingsForm(album, save) {
         hidden: data.get('hidden') === 'on',
         isCollection: data.get('isCollection') === 'on',
         allowAnonymous: data.get('allowAnonymous') === 'on',
+        // Sent only once changed: an album that follows the one above keeps following it.
+        ...location.patch(),
       },
       'Settings saved',
     );
   });
   return h('section', {}, h('h3', { text: 'Settings' }), form);
+}
+
+/**
+ * The "Hide where photos were taken" switch (docs/api.md#location-privacy). An album without
+ * its own setting follows the nearest album above that has one: the switch then shows that
+ * inherited value, and saving leaves it inherited unless the switch was touched.
+ */
+function locationSwitch(album, save) {
+  const own = album.hideLocation;
+  const input = h('input', { type: 'checkbox', name: 'hideLocation', checked: own ?? album.inheritedHideLocation });
+  let touched = false;
+  const state = (on) => (on ? 'on' : 'off');
+  // An album with none above it inherits nothing: unset is the default, off.
+  const inherited = album.parent === null ? 'off by default' : `follows the albums above (${state(album.inheritedHideLocation)})`;
+  const note = h('span', {
+    class: 'explain',
+    text: own === null ? `Not set here: ${inherited}.` : `Set here (${state(own)}), for this album and the albums below it that have no setting of their own.`,
+  });
+  input.addEventListener('change', () => {
+    touched = true;
+    note.textContent = `Set here (${state(input.checked)}) once saved.`;
+  });
+  const follow =
+    own === null
+      ? null
+      : h(
+          'button',
+          { type: 'button', class: 'small', on: { click: () => save({ hideLocation: null }, 'Location setting removed from this album') } },
+          album.parent === null ? 'Back to the default' : 'Follow the albums above',
+        );
+  const help =
+    'Visitors get originals, videos and downloads without the GPS position and place names they carry (the files on disk keep them). Thumbnails never carry them.';
+  return {
+    row: h('div', { class: 'row' }, h('label', { class: 'check', title: help }, input, 'Hide where photos were taken'), note, follow),
+    patch: () => (touched ? { hideLocation: input.checked } : {}),
+  };
 }
 
 function sharingSection(album, url, reload) {
