@@ -206,6 +206,21 @@ describe('the viewer in Chromium', function () {
           expect(page.url()).to.equal(albumUrl(MIXED));
           expect(await page.locator('#media').count()).to.equal(1);
         });
+
+        it('should leave one album entry when a deep link opened directly is closed: Back then leaves', async () => {
+          const { page } = await newPage(options);
+          await page.goto(`${url}/photos`);
+          await page.goto(`${albumUrl(MIXED)}#photo=${MIXED_FILES[3]}`);
+          await waitForPhoto(page, MIXED_FILES[3]!);
+          await page.keyboard.press('ArrowLeft');
+          await waitForPhoto(page, MIXED_FILES[2]!);
+          await page.keyboard.press('Escape');
+          await viewer(page).waitFor({ state: 'detached' });
+          await page.waitForFunction(() => window.location.hash === '' && !window.history.state?.photoViewer);
+          expect(page.url()).to.equal(albumUrl(MIXED));
+          await page.goBack();
+          await page.waitForURL(`${url}/photos`);
+        });
       });
 
       describe('closing', () => {
@@ -370,6 +385,18 @@ describe('the viewer in Chromium', function () {
           await startSlideshow(page, options);
           for (const n of [200, 201, 202]) await waitForPhoto(page, many(n));
           expect(await page.locator('.pswp__counter').textContent()).to.equal(`202 / ${MANY_COUNT}`);
+          // A tap (which then shows the buttons, to resume) or the wheel pauses it too.
+          const { width, height } = page.viewportSize()!;
+          if (options.hasTouch) await page.touchscreen.tap(width / 2, height / 2);
+          else {
+            await page.mouse.move(width / 2, height / 2);
+            await page.mouse.wheel(0, 120);
+          }
+          await page.locator('.pswp__slideshow-status', { hasText: 'Paused' }).waitFor();
+          await page.waitForTimeout(800);
+          expect(await page.locator('.pswp').evaluate((el) => el.classList.contains('pswp--ui-visible'))).to.equal(true);
+          await page.getByRole('button', { name: 'Resume the slideshow' }).click();
+          await waitForPhoto(page, many(Number(new URL(page.url()).hash.match(/IMG_(\d+)/)![1]) + 1));
         });
       });
     });
@@ -387,8 +414,13 @@ describe('the viewer in Chromium', function () {
       expect(await page.locator('.pswp__slideshow-interval[aria-pressed="true"]').textContent()).to.equal('5 s');
       await choices.filter({ hasText: '10 s' }).click();
       expect(await page.evaluate((key) => window.localStorage.getItem(key), INTERVAL_KEY)).to.equal('10000');
-      // Choosing is not an interaction that pauses it.
+      // Choosing is not an interaction that pauses it, by pointer or by keyboard.
       expect(await page.locator('.pswp__slideshow-status').textContent()).to.equal('Slideshow');
+      await choices.filter({ hasText: '3 s' }).focus();
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate((key) => window.localStorage.getItem(key), INTERVAL_KEY)).to.equal('3000');
+      expect(await page.locator('.pswp__slideshow-status').textContent()).to.equal('Slideshow');
+      await choices.filter({ hasText: '10 s' }).click();
       await page.reload();
       await waitForPhoto(page, MIXED_FILES[0]!);
       await page.keyboard.press('s');

@@ -253,12 +253,12 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
 
   // --- Following the slide: history entry, neighbours' data, buttons, details, the
   // neighbours taken out of the focus order, the video played.
-  const history = createViewerHistory({ onBack: () => closeWhenOpen() });
+  const viewerHistory = createViewerHistory({ onBack: () => closeWhenOpen() });
   function onChange() {
     const p = pswp();
     if (!p) return;
     const item = items.get(p.currIndex);
-    if (item) history.show(item.name);
+    if (item) viewerHistory.show(item.name);
     // Fetch the pages of the slides PhotoSwipe will want next, before it asks.
     for (const step of [-3, 3]) void items.ensure((p.currIndex + step + items.total) % items.total).catch(() => {});
     updateButtons();
@@ -280,7 +280,7 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
   lightbox.on('close', () => {
     overlays.closeAll();
     videoIn(pswp()?.currSlide?.content?.element)?.pause();
-    history.leave();
+    viewerHistory.leave();
     returnToTile(pswp().currIndex);
   });
 
@@ -309,7 +309,8 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     const link = tileLink(list, index);
     if (link) revealTile(link);
     const focus = (tile) => {
-      if (!tile) return;
+      // A page that came late finds the visitor elsewhere (the viewer opened again, a field): left alone.
+      if (!tile || (!link && (lightbox.pswp || (document.activeElement && document.activeElement !== document.body)))) return;
       if (!link) revealTile(tile);
       tile.focus({ preventScroll: true });
     };
@@ -336,7 +337,7 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
       if (current()?.name === name) return;
       const index = await items.indexOfName(name);
       if (index >= 0) open(index);
-      else history.drop();
+      else viewerHistory.drop();
     },
   };
 }

@@ -222,10 +222,11 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
   const isOwnControl = (target) => target instanceof Element && Boolean(target.closest('.pswp__slideshow, .pswp__button--slideshow-button'));
 
   function onKeyDown(event) {
-    if (!pswp() || isTyping(event.target)) return;
+    // Enter or Space on its own buttons is their click, not an interaction that pauses.
+    if (!pswp() || isTyping(event.target) || isOwnControl(event.target)) return;
     // Behind a modal dialog (the key help) `s` does nothing; any key still pauses.
     const inDialog = event.target instanceof Element && Boolean(event.target.closest('dialog'));
-    if (event.key === 's' && !event.ctrlKey && !event.metaKey && !event.altKey && !inDialog) {
+    if ((event.key === 's' || event.key === 'S') && !event.ctrlKey && !event.metaKey && !event.altKey && !inDialog) {
       event.preventDefault();
       event.stopImmediatePropagation();
       toggle();
