@@ -182,10 +182,7 @@ describe('the viewer in Chromium', function () {
           await page.goto(albumUrl(MIXED));
           await openTile(page, options, 2);
           await waitForPhoto(page, MIXED_FILES[2]!);
-          await page.keyboard.press('Escape');
-          await viewer(page).waitFor({ state: 'detached' });
-          await page.waitForFunction(() => window.location.hash === '' && !window.history.state?.photoViewer);
-          expect(page.url()).to.equal(albumUrl(MIXED));
+          await closeAndExpectAlbumEntry(page, MIXED);
 
           await page.goBack();
           await page.waitForURL(`${url}/photos`);
@@ -214,10 +211,7 @@ describe('the viewer in Chromium', function () {
           await waitForPhoto(page, MIXED_FILES[3]!);
           await page.keyboard.press('ArrowLeft');
           await waitForPhoto(page, MIXED_FILES[2]!);
-          await page.keyboard.press('Escape');
-          await viewer(page).waitFor({ state: 'detached' });
-          await page.waitForFunction(() => window.location.hash === '' && !window.history.state?.photoViewer);
-          expect(page.url()).to.equal(albumUrl(MIXED));
+          await closeAndExpectAlbumEntry(page, MIXED);
           await page.goBack();
           await page.waitForURL(`${url}/photos`);
         });
@@ -492,6 +486,14 @@ describe('the viewer in Chromium', function () {
       expect(await page.locator('.pswp__button--slideshow-button').isVisible()).to.equal(true);
     });
   });
+
+  /** Closes the viewer with Escape: its history entry is gone, the address is the album's again. */
+  async function closeAndExpectAlbumEntry(page: Page, albumPath: string): Promise<void> {
+    await page.keyboard.press('Escape');
+    await viewer(page).waitFor({ state: 'detached' });
+    await page.waitForFunction(() => window.location.hash === '' && !window.history.state?.photoViewer);
+    expect(page.url()).to.equal(albumUrl(albumPath));
+  }
 
   /** The tile of `index` is on the album page, in view, and has the focus. */
   async function expectAtTile(page: Page, index: number): Promise<void> {
