@@ -13,12 +13,21 @@ import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 
 const run = promisify(execFile);
 
-/** 2 s of ffmpeg's test pattern and a tone. */
-const SOURCES = ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'];
+/** 2 s of ffmpeg's test pattern (320x240 unless told) and a tone. */
+const sources = (size = '320x240'): string[] => [
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=duration=2:size=${size}:rate=30`,
+  '-f',
+  'lavfi',
+  '-i',
+  'sine=frequency=440:duration=2',
+];
 
-async function ffmpeg(file: string, args: readonly string[]): Promise<void> {
+async function ffmpeg(file: string, args: readonly string[], size?: string): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await run(ffmpegInstaller.path, ['-hide_banner', '-loglevel', 'error', '-y', ...SOURCES, ...args, '-shortest', file]);
+  await run(ffmpegInstaller.path, ['-hide_banner', '-loglevel', 'error', '-y', ...sources(size), ...args, '-shortest', file]);
 }
 
 /** An iPhone-like clip: HEVC (libx265) tagged hvc1, AAC sound, 320x240, in a MOV. */
@@ -29,9 +38,9 @@ export const writeHevcClip = (file: string): Promise<void> =>
 export const writeLateIndexMov = (file: string): Promise<void> =>
   ffmpeg(file, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le']);
 
-/** A clip every browser plays as it is: H.264/AAC with the index first. */
-export const writeFaststartMp4 = (file: string): Promise<void> =>
-  ffmpeg(file, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart']);
+/** A clip every browser plays as it is: H.264/AAC with the index first (`size` as `640x360`). */
+export const writeFaststartMp4 = (file: string, size?: string): Promise<void> =>
+  ffmpeg(file, ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart'], size);
 
 export interface StreamFacts {
   readonly codec: string;

@@ -21,7 +21,8 @@ function initAlbum(list) {
   prepareTiles(list.querySelectorAll('.media__item'));
 
   const items = import(assets.albumItems).then(({ AlbumItems }) => new AlbumItems(list));
-  void Promise.all([items, import(assets.infiniteScroll)]).then(([albumItems, { initInfiniteScroll }]) =>
+  /** @type {Promise<import('./infinite-scroll.js').AlbumPages>} */
+  const pages = Promise.all([items, import(assets.infiniteScroll)]).then(([albumItems, { initInfiniteScroll }]) =>
     initInfiniteScroll(list, {
       onAdded(tiles) {
         applyAspectRatios(list, tiles);
@@ -35,7 +36,13 @@ function initAlbum(list) {
   let lightbox;
   const lightboxReady = () =>
     (lightbox ??= Promise.all([items, import(assets.lightbox)]).then(([albumItems, { createLightbox }]) =>
-      createLightbox({ list, items: albumItems, assets }),
+      createLightbox({
+        list,
+        items: albumItems,
+        assets,
+        // Closing returns to the last photo seen, whose page may not be loaded yet.
+        ensureTile: (index) => pages.then((p) => p.ensureTile(index)).catch(() => undefined),
+      }),
     ));
 
   // The lightbox's code is fetched ahead of the first tap (a slow phone took 1.5 s to open
@@ -76,7 +83,7 @@ function initAlbum(list) {
 }
 
 /** What the lightbox imports (views/assets/lightbox.js), by their keys in #media's data-assets. */
-const LIGHTBOX_MODULES = ['lightbox', 'pswpLightbox', 'pswp', 'overlays', 'exifFormat', 'livePhoto'];
+const LIGHTBOX_MODULES = ['lightbox', 'pswpLightbox', 'pswp', 'overlays', 'exifFormat', 'livePhoto', 'slideshow', 'viewerHistory'];
 
 /**
  * Tiles' placeholders and thumbnails (views/assets/tile-placeholders.js, tile-images.js):

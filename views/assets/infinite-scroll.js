@@ -1,5 +1,7 @@
 // Loads the album's next page into the list as the visitor nears the end. The server's
 // page links stay the fallback: without JavaScript (or IntersectionObserver) they just work.
+// The viewer asks for a given photo's tile too (`ensureTile`): closing it returns to the last
+// photo seen, whose page may not be on screen yet, before or after the pages shown.
 
 /**
  * The address of the first `selector` link (the server's "next page" link) under `root`.
@@ -11,16 +13,28 @@ function linkHref(root, selector) {
 }
 
 /**
+ * @typedef {object} AlbumPages
+ * @property {(index: number) => Promise<HTMLAnchorElement | undefined>} ensureTile the tile
+ *   (its link) of the photo at `index`, loading the pages up to it first; undefined when it
+ *   cannot be had (a failed page, an index outside the album)
+ */
+
+/**
  * @param {HTMLElement} list the #media list
  * @param {{ onAdded: (tiles: HTMLElement[]) => void }} hooks
+ * @returns {AlbumPages}
  */
 export function initInfiniteScroll(list, { onAdded }) {
+  const tileLink = (index) => /** @type {HTMLAnchorElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined;
   const nav = /** @type {HTMLElement | null | undefined} */ (list.parentElement?.querySelector('.pagination'));
   let nextUrl = linkHref(nav, 'a[rel=next]');
-  if (!nav || !nextUrl || !('IntersectionObserver' in window)) return;
+  let prevUrl = linkHref(nav, 'a[rel=prev]');
+  if (!nav || !(nextUrl || prevUrl)) return { ensureTile: async (index) => tileLink(index) };
 
   const total = Number(list.dataset.total);
-  const firstIndex = () => Number(/** @type {HTMLElement | null} */ (list.querySelector('a.media__link'))?.dataset.index ?? 0);
+  const indexOf = (link) => Number(/** @type {HTMLElement | null} */ (link)?.dataset.index ?? 0);
+  const firstIndex = () => indexOf(list.querySelector('a.media__link'));
+  const lastIndex = () => indexOf(list.lastElementChild?.querySelector('a.media__link'));
 
   // The nav becomes a status line and a "Show more" button (for keyboards and for when
   // the observer does not fire); "Previous" stays for visitors who landed on a later page.
@@ -30,58 +44,116 @@ export function initInfiniteScroll(list, { onAdded }) {
   more.type = 'button';
   more.className = 'button button--ghost button--small';
   more.textContent = 'Show more';
-  nextLink?.replaceWith(more);
+  if (nextLink) nextLink.replaceWith(more);
   where?.setAttribute('role', 'status');
   const showCount = () => {
     if (where) where.textContent = `Showing ${firstIndex() + 1}–${firstIndex() + list.children.length} of ${total}`;
   };
   showCount();
 
-  let busy = false;
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadNext();
-    },
-    { rootMargin: '0px 0px 1200px 0px' },
-  );
-  observer.observe(nav);
+  /** The page being fetched, so the observer, the button and the viewer share one request. */
+  let loading = null;
+  const observer =
+    'IntersectionObserver' in window && nextUrl
+      ? new IntersectionObserver(
+          (entries) => {
+            if (entries.some((e) => e.isIntersecting)) void loadNext();
+          },
+          { rootMargin: '0px 0px 1200px 0px' },
+        )
+      : undefined;
+  observer?.observe(nav);
   more.addEventListener('click', () => void loadNext());
 
-  async function loadNext() {
-    if (busy || !nextUrl) return;
-    busy = true;
+  /**
+   * The tiles of the page at `url`: same template, same markup, so they are moved over as
+   * they are, with the page's own neighbour links.
+   */
+  async function fetchPage(url) {
+    const res = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
+    const tiles = [.../** @type {NodeListOf<HTMLElement>} */ (doc.querySelectorAll('#media > .media__item'))].map((li) => document.adoptNode(li));
+    return { tiles, next: linkHref(doc, '.pagination a[rel=next]'), prev: linkHref(doc, '.pagination a[rel=prev]') };
+  }
+
+  /** @returns {Promise<boolean>} whether the next page was added */
+  function loadNext() {
+    if (loading) return loading.then(() => loadNext());
+    if (!nextUrl) return Promise.resolve(false);
+    loading = addNext().finally(() => {
+      loading = null;
+    });
+    return loading;
+  }
+
+  async function addNext() {
     nav.dataset.loading = '';
     let failed = false;
     try {
-      const res = await fetch(nextUrl, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
-      if (!res.ok) throw new Error(`${nextUrl}: ${res.status}`);
-      const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
-      // Same template, same markup: the tiles are moved over as they are.
-      const tiles = [.../** @type {NodeListOf<HTMLElement>} */ (doc.querySelectorAll('#media > .media__item'))].map((li) => document.adoptNode(li));
-      list.append(...tiles);
-      onAdded(tiles);
-      nextUrl = linkHref(doc, '.pagination a[rel=next]');
+      const page = await fetchPage(nextUrl);
+      list.append(...page.tiles);
+      onAdded(page.tiles);
+      nextUrl = page.next;
       showCount();
     } catch {
       failed = true;
     } finally {
-      busy = false;
       delete nav.dataset.loading;
     }
     if (failed) {
       // No automatic retry (it would hammer a failing server while the end is in view).
       if (where) where.textContent = 'Could not load more photos.';
       more.textContent = 'Try again';
-      return;
+      return false;
     }
     if (!nextUrl) {
-      observer.disconnect();
+      observer?.disconnect();
       more.remove();
-      return;
+      return true;
     }
     more.textContent = 'Show more';
     // Observers report changes only: when the end is still in view, look again.
-    observer.unobserve(nav);
-    observer.observe(nav);
+    observer?.unobserve(nav);
+    observer?.observe(nav);
+    return true;
   }
+
+  /**
+   * The page before the first one shown (a visitor who landed on `?page=3` and went back to
+   * page 1 in the viewer), put in front of it; the "Previous" link then points further back.
+   * @returns {Promise<boolean>} whether it was added
+   */
+  function loadPrevious() {
+    if (loading) return loading.then(() => loadPrevious());
+    if (!prevUrl) return Promise.resolve(false);
+    loading = fetchPage(prevUrl)
+      .then((page) => {
+        list.prepend(...page.tiles);
+        onAdded(page.tiles);
+        prevUrl = page.prev;
+        const prevLink = /** @type {HTMLAnchorElement | null} */ (nav.querySelector('a[rel=prev]'));
+        if (prevLink && prevUrl) prevLink.href = prevUrl;
+        else prevLink?.remove();
+        showCount();
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  }
+
+  return {
+    async ensureTile(index) {
+      if (!Number.isInteger(index) || index < 0 || index >= total) return undefined;
+      for (;;) {
+        const link = tileLink(index);
+        if (link) return link;
+        const added = index > lastIndex() ? await loadNext() : index < firstIndex() ? await loadPrevious() : false;
+        if (!added) return tileLink(index);
+      }
+    },
+  };
 }

@@ -1,6 +1,8 @@
 // The lightbox: PhotoSwipe 5 over the album's whole media list (not only the tiles loaded
-// on the page), with videos played inline, the original photo on demand, a deep link per
-// photo (#photo=<file name>) and the details and help overlays.
+// on the page), with videos fitted to the screen and played on arrival, the original photo on
+// demand, a deep link per photo (#photo=<file name>) that is also a history entry (Back
+// closes the viewer: viewer-history.js), the details and help overlays and a slideshow
+// (slideshow.js). Closing returns to the tile of the last photo seen (README "The viewer").
 
 const ICONS = {
   help: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 16h-2v-2h2v2Zm2.07-7.75-.9.92C13.45 11.9 13 12.5 13 14h-2v-.5c0-1.1.45-2.1 1.17-2.83l1.24-1.26A2 2 0 1 0 10 8H8a4 4 0 1 1 7.07 2.25Z',
@@ -18,15 +20,20 @@ const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
  * @param {HTMLElement} deps.list the #media list
  * @param {import('./album-items.js').AlbumItems} deps.items
  * @param {Record<string, string>} deps.assets versioned module URLs
+ * @param {(index: number) => Promise<HTMLAnchorElement | undefined>} [deps.ensureTile] the tile
+ *   of a photo, its page of the album loaded first when needed (infinite-scroll.js)
  */
-export async function createLightbox({ list, items, assets }) {
-  const [{ default: PhotoSwipeLightbox }, { createOverlays }, format, { createLivePhotos }] = await Promise.all([
-    // Versioned URLs (views/album.ejs), typed by the modules they name.
-    /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
-    /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
-    /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
-    /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
-  ]);
+export async function createLightbox({ list, items, assets, ensureTile = async (index) => tileLink(list, index) }) {
+  const [{ default: PhotoSwipeLightbox }, { createOverlays, trapTab }, format, { createLivePhotos }, { createSlideshow }, { createViewerHistory }] =
+    await Promise.all([
+      // Versioned URLs (views/album.ejs), typed by the modules they name.
+      /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
+      /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
+      /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
+      /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
+      /** @type {Promise<typeof import('./slideshow.js')>} */ (import(assets.slideshow)),
+      /** @type {Promise<typeof import('./viewer-history.js')>} */ (import(assets.viewerHistory)),
+    ]);
   const cropped = list.dataset.style === 'grid';
   /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
   const largeWidth = Number(list.dataset.lightboxWidth);
@@ -47,9 +54,15 @@ export async function createLightbox({ list, items, assets }) {
     arrowPrevTitle: 'Previous (←)',
     arrowNextTitle: 'Next (→)',
     errorMsg: 'This file could not be loaded.',
+    // Focus goes back to the tile of the last photo seen, not to the one that opened it (below).
+    returnFocus: false,
   });
   const pswp = () => lightbox.pswp;
   const current = () => (pswp() ? items.get(pswp().currIndex) : undefined);
+
+  // The slideshow: its own module (button, `s`, interval, wake lock, fullscreen). Made before
+  // the overlays, so that its key listener sees every key first (any key pauses it).
+  createSlideshow({ lightbox, items, currentVideo: () => videoIn(pswp()?.currSlide?.content?.element) });
 
   const overlays = createOverlays({
     format,
@@ -82,7 +95,7 @@ export async function createLightbox({ list, items, assets }) {
     const width = item.width ?? fw;
     const height = item.height ?? (item.width ? Math.round((fw * item.height) / item.width) : fh);
     // The tile, for the zoom animation from and back to it (absent for items off the page).
-    const element = /** @type {HTMLElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined;
+    const element = tileLink(list, index);
     const base = {
       name: item.name,
       alt: item.alt,
@@ -134,13 +147,23 @@ export async function createLightbox({ list, items, assets }) {
     if (content.element) return;
     // A custom content type may use any element (PhotoSwipe's types name only its own two).
     const data = /** @type {VideoSlide} */ (/** @type {unknown} */ (content.data));
-    content.element = /** @type {HTMLDivElement} */ (createVideoFrame(data));
+    const frame = createVideoFrame(data, () => pswp()?.currSlide?.content?.element === frame);
+    content.element = /** @type {HTMLDivElement} */ (frame);
     content.state = 'loaded';
     content.onLoaded();
   });
   lightbox.on('contentDestroy', ({ content }) => stopWatching(content.element));
   lightbox.addFilter('isContentZoomable', (zoomable, content) => (content.type === 'video' ? false : zoomable));
   lightbox.on('contentDeactivate', ({ content }) => videoIn(content.element)?.pause());
+  // A video fills the screen like a photo, keeping its shape: PhotoSwipe never enlarges
+  // content past its own size (a 640×360 clip stayed a small box on a 1440×900 screen), and a
+  // video, which is not zoomable, has one zoom level: the one that fits.
+  lightbox.on('zoomLevelsUpdate', ({ zoomLevels, slideData }) => {
+    const { elementSize: size, panAreaSize: area } = zoomLevels;
+    if (slideData.type !== 'video' || !size?.x || !size?.y || !area) return;
+    const fit = Math.min(area.x / size.x, area.y / size.y);
+    Object.assign(zoomLevels, { fit, fill: fit, vFill: fit, initial: fit, secondary: fit, max: fit, min: fit });
+  });
   lightbox.on('pointerDown', (event) => {
     // Leave the bottom of a video (its controls: seek bar, volume) to the video itself.
     const target = event.originalEvent.target;
@@ -229,25 +252,71 @@ export async function createLightbox({ list, items, assets }) {
     if (caption) caption.textContent = format.takenAt(item?.taken) ?? '';
   }
 
-  // --- Following the slide: deep link, neighbours' data, buttons, details.
+  // --- Following the slide: history entry, neighbours' data, buttons, details, the
+  // neighbours taken out of the focus order, the video played.
+  const viewerHistory = createViewerHistory({ onBack: () => closeWhenOpen() });
   function onChange() {
     const p = pswp();
     if (!p) return;
     const item = items.get(p.currIndex);
-    if (item) setHash(item.name);
+    if (item) viewerHistory.show(item.name);
     // Fetch the pages of the slides PhotoSwipe will want next, before it asks.
     for (const step of [-3, 3]) void items.ensure((p.currIndex + step + items.total) % items.total).catch(() => {});
     updateButtons();
     overlays.follow(item);
+    setNeighboursInert(p);
+    const video = videoIn(p.currSlide?.content?.element);
+    if (video) autoplay(video);
+    loadTileSoon(p.currIndex);
   }
   lightbox.on('change', onChange);
+  // Tab goes round the viewer's buttons and the current slide (the others are inert), never
+  // out to the album page behind it.
+  lightbox.on('keydown', ({ originalEvent: event }) => {
+    const root = pswp()?.element;
+    if (event.key === 'Tab' && root) trapTab(root, event);
+  });
   // PhotoSwipe takes keys and gestures once its opening animation is over: say so on the root.
   lightbox.on('openingAnimationEnd', () => pswp()?.element?.classList.add('pswp--opened'));
   lightbox.on('close', () => {
     overlays.closeAll();
     videoIn(pswp()?.currSlide?.content?.element)?.pause();
-    setHash(undefined);
+    viewerHistory.leave();
+    returnToTile(pswp().currIndex);
   });
+
+  /** Back pressed while the viewer is open; one still opening closes as soon as it can. */
+  function closeWhenOpen() {
+    const p = pswp();
+    if (!p || p.isDestroying) return;
+    if (p.opener.isOpen) p.close();
+    else p.on('openingAnimationEnd', () => p.close());
+  }
+
+  // --- Back to the album where the visitor left it: the last photo seen has its tile
+  // scrolled into view (its page loaded first when infinite scroll has not reached it) and
+  // focused, and the closing zoom lands on it.
+  let tileTimer;
+  /** The tile of a photo the visitor rests on is loaded ahead, so closing can zoom back to it. */
+  function loadTileSoon(index) {
+    clearTimeout(tileTimer);
+    if (!tileLink(list, index)) tileTimer = setTimeout(() => void ensureTile(index), TILE_AHEAD_MS);
+  }
+  lightbox.addFilter('thumbEl', (thumb, _data, index) => (thumb?.isConnected ? thumb : tileLink(list, index)?.querySelector('img')));
+  /** @param {number} index */
+  function returnToTile(index) {
+    clearTimeout(tileTimer);
+    // Scrolled now, before PhotoSwipe measures the tile for its closing zoom.
+    const link = tileLink(list, index);
+    if (link) revealTile(link);
+    const focus = (tile) => {
+      // A page that came late finds the visitor elsewhere (the viewer opened again, a field): left alone.
+      if (!tile || (!link && (lightbox.pswp || (document.activeElement && document.activeElement !== document.body)))) return;
+      if (!link) revealTile(tile);
+      tile.focus({ preventScroll: true });
+    };
+    lightbox.pswp.on('destroy', () => void (link ? focus(link) : ensureTile(index).then(focus)));
+  }
 
   // --- Live Photos: their own module (the LIVE button, the motion over the still).
   createLivePhotos({ lightbox, items });
@@ -269,9 +338,54 @@ export async function createLightbox({ list, items, assets }) {
       if (current()?.name === name) return;
       const index = await items.indexOfName(name);
       if (index >= 0) open(index);
-      else setHash(undefined);
+      else viewerHistory.drop();
     },
   };
+}
+
+/** How long the viewer rests on a photo before its tile's page is loaded behind it. */
+const TILE_AHEAD_MS = 400;
+
+/**
+ * The tile (link) of the photo at `index`, if its page is on the album page.
+ * @param {HTMLElement} list
+ * @param {number} index
+ * @returns {HTMLAnchorElement | undefined}
+ */
+function tileLink(list, index) {
+  return /** @type {HTMLAnchorElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined;
+}
+
+/** Scrolls a tile to the middle of the window, unless it is already in full view. */
+function revealTile(link) {
+  const box = link.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  // At once: the page's smooth scrolling would leave the closing zoom aiming at a moving tile.
+  link.scrollIntoView({ block: 'center', behavior: 'instant' });
+}
+
+/**
+ * The slides next to the current one leave the focus order and the accessibility tree: Tab
+ * never walks into a neighbour's video controls. PhotoSwipe keeps three slides, the current
+ * one always in the middle holder.
+ * @param {import('photoswipe').default} pswp
+ */
+function setNeighboursInert(pswp) {
+  for (const [i, holder] of pswp.mainScroll.itemHolders.entries()) holder.el.inert = i !== 1;
+}
+
+/**
+ * Plays a video the visitor arrives on; a browser that refuses to start it with sound
+ * without a tap (autoplay policies) gets it muted, which every browser allows. The visitor
+ * can unmute it with its controls.
+ * @param {HTMLVideoElement} video
+ */
+function autoplay(video) {
+  video.play().catch((err) => {
+    if (err?.name !== 'NotAllowedError' || video.muted) return;
+    video.muted = true;
+    void video.play().catch(() => {});
+  });
 }
 
 /** @typedef {{ sources: { src: string, type?: string }[], poster: string, alt: string }} VideoSlide */
@@ -286,8 +400,9 @@ const watchers = new WeakMap();
  * when no source plays yet (the web copy is being made: /api/web-video answers 503 until it
  * is), never a dead player. The notice offers a retry and asks by itself every few seconds.
  * @param {VideoSlide} data
+ * @param {() => boolean} isCurrent whether the frame is on the current slide: it plays once it can
  */
-function createVideoFrame(data) {
+function createVideoFrame(data, isCurrent) {
   const frame = document.createElement('div');
   frame.className = 'pswp__video-frame';
   const video = document.createElement('video');
@@ -353,6 +468,8 @@ function createVideoFrame(data) {
     stopWatching(frame);
     notice.hidden = true;
     video.hidden = false;
+    // A copy that became ready (or a retry) while the visitor waits on this slide.
+    if (video.paused && !video.ended && video.currentTime === 0 && isCurrent()) autoplay(video);
   });
   retry.addEventListener('click', load);
   load();
@@ -395,10 +512,4 @@ function displaySrcset(srcset, width) {
       return `${url} ${Math.min(parseInt(w, 10), width)}w`;
     })
     .join(', ');
-}
-
-function setHash(name) {
-  const base = window.location.pathname + window.location.search;
-  const next = name ? `${base}#photo=${encodeURIComponent(name)}` : base;
-  if (next !== base + window.location.hash) window.history.replaceState(window.history.state, '', next);
 }

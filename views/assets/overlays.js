@@ -1,12 +1,15 @@
 // The two overlays of the lightbox: photo details (`i`) and the key help (`?`), and the
-// keyboard handling that has to run before PhotoSwipe sees a key (README "Viewing albums"): Escape
+// keyboard handling that has to run before PhotoSwipe sees a key (README "The viewer"): Escape
 // closes the help first, then the details, and only then reaches PhotoSwipe, which closes.
+// The help is a modal dialog: focus moves into it and stays there (Tab goes round its
+// buttons), the keys do nothing behind it, and closing it puts focus back where it was.
 
 /** @type {[string[], string][]} */
 const KEYS = [
   [['←', '→'], 'Previous / next photo'],
   [['i'], 'Show or hide the photo details'],
   [['z'], 'Zoom in or out'],
+  [['s'], 'Start or pause the slideshow'],
   [['?'], 'Show or hide this help'],
   [['Esc'], 'Close the help, then the details, then the photo'],
   [['Tab'], 'Move between the buttons'],
@@ -27,10 +30,33 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
   const details = new Map();
   let shownPath;
 
-  const isOpen = (o) => !o.root.hidden;
+  const isOpen = (o) => (o.root instanceof HTMLDialogElement ? o.root.open : !o.root.hidden);
+  /** What had focus when the help opened: it gets it back. */
+  let helpOpener = null;
   const setHelp = (open) => {
-    help.root.hidden = !open;
+    if (open === help.root.open) return;
+    if (open) {
+      helpOpener = document.activeElement;
+      // Modal: drawn above the viewer (the top layer), everything else inert while it shows.
+      help.root.showModal();
+      help.close.focus();
+    } else {
+      help.root.close();
+    }
   };
+  help.root.addEventListener('close', () => {
+    const opener = helpOpener;
+    helpOpener = null;
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
+  });
+  // The browser's own ways to close a modal (a phone's Back gesture) go the same way.
+  help.root.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    setHelp(false);
+  });
+  // PhotoSwipe pulls focus that leaves its viewer back in (its listener is on the document):
+  // focus inside the help stays there.
+  help.root.addEventListener('focusin', (event) => event.stopPropagation());
   const setExif = (open) => {
     exif.root.hidden = !open;
     onExifToggle(open);
@@ -70,6 +96,12 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
   }
 
   function onKeyDown(event) {
+    if (isOpen(help) && event.key === 'Tab') {
+      // PhotoSwipe's own Tab handling would move focus to the viewer behind.
+      event.stopImmediatePropagation();
+      trapTab(help.root, event);
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
     let consumed = true;
     if (event.key === 'Escape') {
@@ -85,6 +117,9 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
     }
     if (consumed) {
       event.preventDefault();
+      event.stopImmediatePropagation();
+    } else if (isOpen(help)) {
+      // Behind a modal, the viewer takes no keys; the help's buttons keep Enter and Space.
       event.stopImmediatePropagation();
     }
   }
@@ -141,8 +176,11 @@ function buildHelp() {
     el('dl', {}, rows),
     el('p', { text: 'On a touch screen: swipe to move between photos, pinch or double-tap to zoom, swipe down to close.' }),
   ]);
-  const root = el('div', { class: 'overlay help-overlay', role: 'dialog', 'aria-labelledby': 'help-title', id: 'help-overlay' }, [box]);
-  root.hidden = true;
+  // A <dialog> shown with showModal(); role and aria-modal are said outright for assistive
+  // technology that does not infer them from the element.
+  const root = /** @type {HTMLDialogElement} */ (
+    el('dialog', { class: 'overlay help-overlay', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'help-title', id: 'help-overlay' }, [box])
+  );
   return { root, close };
 }
 
@@ -168,6 +206,40 @@ function buildExifPanel() {
       note.hidden = !message;
     },
   };
+}
+
+const FOCUSABLE = 'button, [href], input, select, textarea, video[controls], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab inside `root` (the help, the viewer): from its last focusable element to the
+ * first, and back with Shift+Tab, skipping what is hidden or inert.
+ * @param {HTMLElement} root
+ * @param {KeyboardEvent} event a Tab keydown
+ */
+export function trapTab(root, event) {
+  const active = document.activeElement;
+  // A video's own controls (inside it) come first: the browser walks them.
+  if (active instanceof HTMLMediaElement) return;
+  const focusable = [...root.querySelectorAll(FOCUSABLE)].filter(
+    (node) =>
+      node instanceof HTMLElement &&
+      !(/** @type {HTMLButtonElement} */ (node).disabled) &&
+      !node.closest('[inert]') &&
+      node.getClientRects().length > 0 &&
+      getComputedStyle(node).visibility !== 'hidden',
+  );
+  if (!focusable.length) {
+    event.preventDefault();
+    return;
+  }
+  const first = /** @type {HTMLElement} */ (focusable[0]);
+  const last = /** @type {HTMLElement} */ (focusable[focusable.length - 1]);
+  const inside = active instanceof Node && active !== root && root.contains(active);
+  const wrapTo = event.shiftKey ? (!inside || active === first ? last : null) : !inside || active === last ? first : null;
+  if (wrapTo) {
+    event.preventDefault();
+    wrapTo.focus();
+  }
 }
 
 function isTyping(target) {
