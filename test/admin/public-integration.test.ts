@@ -58,7 +58,7 @@ describe('admin and public server on one tree', function () {
     await eventually(async () => {
       const res = await request(gallery.handler).get('/photos/2024/travel/lisbon').expect(200);
       expect(res.text).to.include('Lisbon by the sea');
-      expect(res.text).to.include('Beach%20Day.jpg');
+      expect(res.text).to.include('Beach%20Day.JPG');
     });
   });
 
