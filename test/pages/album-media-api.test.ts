@@ -63,6 +63,7 @@ describe('GET /api/album-media', () => {
         kind: 'image',
         path: '2024/trip/IMG_1.jpg',
         alt: 'IMG_1',
+        caption: null,
         original: '/albums/2024/trip/IMG_1.jpg',
         full: '/albums/2024/trip/IMG_1.jpg',
         src: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version}`,

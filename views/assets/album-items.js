@@ -29,6 +29,8 @@ export class AlbumItems {
         kind: d.kind,
         path: d.path,
         alt: img.alt,
+        // The owner's caption (album.json `captions`), or null: the same as the album-media API's `caption`.
+        caption: d.caption ?? null,
         original: link.getAttribute('href'),
         // A photo browsers cannot display (HEIC) names its full-size JPEG; any other is its own.
         full: d.full ?? link.getAttribute('href'),

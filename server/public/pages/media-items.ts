@@ -17,7 +17,10 @@ export interface MediaView {
   readonly kind: MediaKind;
   /** Path relative to ALBUMS_DIR, for `/api/exif?path=` and friends. */
   readonly path: string;
+  /** The caption when it has one (album.json `captions`), else its file name. */
   readonly alt: string;
+  /** Its caption in album.json, shown by the viewer; null when it has none. */
+  readonly caption: string | null;
   readonly original: string;
   /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC). */
   readonly full: string;
@@ -124,12 +127,14 @@ export async function mediaViews(
     const v = itemStats[i];
     const d = dims[i];
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
+    const caption = album.meta.captions.get(m.name) ?? null;
     return {
       index: offset + i,
       name: m.name,
       kind: m.kind,
       path: mediaPath,
-      alt: altOf(m),
+      alt: caption ?? altOf(m),
+      caption,
       original: originalUrl(mediaPath),
       full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
