@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { VideoInfo } from '../../workers/tasks.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs-atomic.js';
