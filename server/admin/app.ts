@@ -35,6 +35,8 @@ export interface AdminDeps {
   readonly log: Logger;
   /** Folder holding `admin/` templates and `assets/admin/`; found from this module by default. */
   readonly viewsDir?: string;
+  /** A media pool to use (tests share one and close it); by default the admin makes its own on first use. */
+  readonly mediaPool?: MediaPool;
 }
 
 /**
@@ -66,7 +68,8 @@ function lazyMediaPool(config: Config, log: Logger): () => MediaPool {
 export function createAdminApp(config: Config, deps: AdminDeps): Express {
   const { log } = deps;
   const queue = new KeyedQueue();
-  const mediaPool = lazyMediaPool(config, log);
+  const given = deps.mediaPool;
+  const mediaPool = given ? () => given : lazyMediaPool(config, log);
   const ctx: AdminContext = {
     config,
     index: deps.index,
