@@ -56,5 +56,5 @@ export function mediaUrl(albumPath: string, name: string): string {
  * replaced photo gets a new URL.
  */
 export function previewUrl(albumPath: string, name: string, modified: string): string {
-  return `/previews/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}?size=small&v=${encodeURIComponent(modified)}`;
+  return `/previews/albums/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}?size=small&v=${encodeURIComponent(modified)}`;
 }

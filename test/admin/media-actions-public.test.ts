@@ -11,20 +11,7 @@ import { type Gallery, createGallery } from '../../server/gallery.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 import { makeJpeg } from './support/admin-fixture.js';
-
-/** Retries `check` until it passes: the public server sees disk changes through its watchers, within a few seconds. */
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+import { eventuallyPasses } from '../support/eventually-passes.js';
 
 const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
@@ -63,7 +50,7 @@ describe("the owner's tools seen on the public site", function () {
   it('should drop a deleted photo from its page; its original and thumbnail answer 404', async () => {
     await site().get('/api/thumbnail?path=2024/trip/IMG_1.jpg&size=small').expect(200);
     await request(admin).delete('/api/media/2024/trip/IMG_1.jpg').expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.not.include('IMG_1.jpg');
       expect(page.text).to.include('IMG_2.jpg');
@@ -74,7 +61,7 @@ describe("the owner's tools seen on the public site", function () {
 
   it('should show a renamed photo under its new name only', async () => {
     await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=rename').send({ name: 'Beach Day (1).jpg' }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('data-name="Beach Day (1).jpg"');
       expect(page.text).to.not.include('IMG_1.jpg');
@@ -85,7 +72,7 @@ describe("the owner's tools seen on the public site", function () {
 
   it('should show a moved photo in the other album', async () => {
     await request(admin).post('/api/media/2024/trip/IMG_2.jpg?action=move').send({ album: '2024/other' }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect((await site().get('/photos/2024/other').expect(200)).text).to.include('data-name="IMG_2.jpg"');
       expect((await site().get('/photos/2024/trip').expect(200)).text).to.not.include('IMG_2.jpg');
     });
@@ -96,7 +83,7 @@ describe("the owner's tools seen on the public site", function () {
     const before = await site().get('/api/thumbnail?path=2024/trip/IMG_1.jpg&size=small').buffer(true).parse(binary).expect(200);
     expect(await sharp(before.body as Buffer).metadata()).to.include({ width: 320, height: 240 });
     await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=rotate').send({ degrees: 270 }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await site().get('/api/album-media?path=2024/trip').expect(200);
       const item = res.body.items.find((i: { name: string }) => i.name === 'IMG_1.jpg');
       expect([item.width, item.height]).to.deep.equal([240, 320]);
@@ -110,7 +97,7 @@ describe("the owner's tools seen on the public site", function () {
 
   it('should give a captioned photo its caption in the page and the album media, as alt text too', async () => {
     await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=caption').send({ caption: 'Grandma\'s 90th <b>"party"</b>' }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('data-caption="Grandma&#39;s 90th &lt;b&gt;&#34;party&#34;&lt;/b&gt;"');
       expect(page.text).to.include('alt="Grandma&#39;s 90th &lt;b&gt;&#34;party&#34;&lt;/b&gt;"');
@@ -123,7 +110,7 @@ describe("the owner's tools seen on the public site", function () {
 
   it("should show the album's description under its title and its date in the header", async () => {
     await request(admin).put('/api/albums/2024/trip').send({ description: 'Three days by the sea.', date: '2024-07-14' }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('<p class="album-description">Three days by the sea.</p>');
       expect(page.text).to.include('<time datetime="2024-07-14">14 July 2024</time>');
@@ -136,7 +123,7 @@ describe("the owner's tools seen on the public site", function () {
       .put('/api/album-order')
       .send({ parent: '2024', albums: ['zoo', 'trip', 'other'] })
       .expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const text = (await site().get('/photos').expect(200)).text;
       const at = (title: string) => text.indexOf(`>${title}<`);
       expect(at('A zoo')).to.be.greaterThan(-1);
@@ -150,16 +137,16 @@ describe("the owner's tools seen on the public site", function () {
     fs.mkdirSync(hero, { recursive: true });
     fs.writeFileSync(path.join(hero, 'a-first.jpg'), await makeJpeg());
     fs.writeFileSync(path.join(hero, 'b second.jpg'), await makeJpeg());
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect((await site().get('/home').expect(200)).text).to.include('/content/hero/a-first.jpg');
     });
     await request(admin).put('/api/home/hero').send({ image: 'b second.jpg' }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const text = (await site().get('/home').expect(200)).text;
       expect(text).to.include('/content/hero/b%20second.jpg').and.not.include('a-first.jpg');
     });
     await request(admin).put('/api/home/hero').send({ image: null }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       expect((await site().get('/home').expect(200)).text).to.include('/content/hero/a-first.jpg');
     });
   });

@@ -24,7 +24,7 @@ describe('admin /api/media (per-photo actions)', function () {
   /** Makes the small thumbnail of a file through the admin's preview route: real cache files. */
   const preview = async (mediaPath: string) => {
     const res = await request(fx.app)
-      .get(`/previews/${mediaPath.split('/').map(encodeURIComponent).join('/')}?size=small`)
+      .get(`/previews/albums/${mediaPath.split('/').map(encodeURIComponent).join('/')}?size=small`)
       .buffer(true)
       .parse((r, done) => {
         const chunks: Buffer[] = [];
@@ -497,22 +497,22 @@ describe('admin /api/media (per-photo actions)', function () {
     });
 
     it('should answer 404 for album.json, hidden files and missing files, and 400 for a bad size', async () => {
-      await request(fx.app).get(`/previews/${TRIP}/album.json`).expect(404);
-      await request(fx.app).get(`/previews/${TRIP}/.hidden.jpg`).expect(404);
-      await request(fx.app).get(`/previews/${TRIP}/nope.jpg`).expect(404);
-      await request(fx.app).get(`/previews/${TRIP}/IMG_1.jpg?size=huge`).expect(400);
-      await request(fx.app).get('/previews/2024/%2E%2E/2024/trip/IMG_1.jpg').expect(400);
+      await request(fx.app).get(`/previews/albums/${TRIP}/album.json`).expect(404);
+      await request(fx.app).get(`/previews/albums/${TRIP}/.hidden.jpg`).expect(404);
+      await request(fx.app).get(`/previews/albums/${TRIP}/nope.jpg`).expect(404);
+      await request(fx.app).get(`/previews/albums/${TRIP}/IMG_1.jpg?size=huge`).expect(400);
+      await request(fx.app).get('/previews/albums/2024/%2E%2E/2024/trip/IMG_1.jpg').expect(400);
     });
 
     it('should cache a versioned preview for good and revalidate another', async () => {
       const detail = await request(fx.app).get(`/api/albums/${TRIP}`).expect(200);
       const entry = detail.body.media.find((m: { name: string }) => m.name === 'IMG_1.jpg');
-      expect(entry.preview).to.match(/^\/previews\/2024\/trip\/IMG_1\.jpg\?size=small&v=/);
+      expect(entry.preview).to.match(/^\/previews\/albums\/2024\/trip\/IMG_1\.jpg\?size=small&v=/);
       const versioned = await request(fx.app).get(entry.preview).expect(200);
       expect(versioned.headers['cache-control']).to.equal('private, max-age=31536000, immutable');
-      const plain = await request(fx.app).get(`/previews/${TRIP}/IMG_1.jpg`).expect(200);
+      const plain = await request(fx.app).get(`/previews/albums/${TRIP}/IMG_1.jpg`).expect(200);
       expect(plain.headers['cache-control']).to.equal('private, no-cache');
-      await request(fx.app).get(`/previews/${TRIP}/IMG_1.jpg`).set('If-None-Match', plain.headers.etag!).expect(304);
+      await request(fx.app).get(`/previews/albums/${TRIP}/IMG_1.jpg`).set('If-None-Match', plain.headers.etag!).expect(304);
     });
 
     it('should preview the site images from a cache of their own', async () => {

@@ -13,7 +13,7 @@ import { ASSET_KINDS, type AssetKind, assetsDir } from './site-assets.js';
 const DEFAULT_SIZE: ThumbnailSize = 'small';
 
 /**
- * GET /previews/{album path}/{file}?size= and /previews/site/{hero|cards|landing}/{file}?size=:
+ * GET /previews/albums/{album path}/{file}?size= and /previews/site/{hero|cards|landing}/{file}?size=:
  * the admin's previews, never the originals (a 24 MP photo is 8 MB): the thumbnail of a photo,
  * the poster frame of a video, HEIC included. Album media share the public server's cache files
  * (CACHE_DIR/thumbnails: made by whichever server asks first, fresh for both); site images get
@@ -36,7 +36,7 @@ export function thumbnailPreviewRoutes(ctx: AdminContext): Router {
     send(req, res, await assetThumbnails.open({ relPath: `${kind}/${name}`, absPath, kind: 'image' }, size, { signal: aborted(res) }));
   });
 
-  router.get('/previews/*filePath', async (req, res) => {
+  router.get('/previews/albums/*filePath', async (req, res) => {
     const rel = joined(req.params.filePath);
     const kind = mediaKind(rel);
     if (hasHiddenSegment(rel) || kind === undefined) throw notFound('File not found');

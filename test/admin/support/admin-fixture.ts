@@ -33,7 +33,12 @@ export async function createAdminFixture(opts: { maxUploadBytes?: number; mediaP
   for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
   const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '3999' }, root);
   const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
-  const app = createAdminApp(config, { index, maxUploadBytes: opts.maxUploadBytes, log: quietLogger, ...(opts.mediaPool ? { mediaPool: opts.mediaPool } : {}) });
+  const app = createAdminApp(config, {
+    index,
+    maxUploadBytes: opts.maxUploadBytes,
+    log: quietLogger,
+    ...(opts.mediaPool ? { mediaPool: opts.mediaPool } : {}),
+  });
   return {
     root,
     albumsDir: config.albumsDir,
