@@ -362,6 +362,17 @@ describe('admin /api/media (per-photo actions)', function () {
       });
     }
 
+    it('should refuse to move a link (it would point elsewhere from another folder), moving nothing', async () => {
+      fs.symlinkSync('IMG_1.jpg', path.join(albumDir(TRIP), 'alias.jpg'));
+      const before = treeHash(fx.root);
+      const res = await request(fx.app)
+        .post(url(`${TRIP}/alias.jpg`, 'move'))
+        .send({ album: OTHER })
+        .expect(400);
+      expect(res.body.error).to.equal('alias.jpg is a link to a file elsewhere: move the original in its own album instead');
+      expect(treeHash(fx.root)).to.deep.equal(before);
+    });
+
     it('should refuse to move into an album whose album.json is broken (409), moving nothing', async () => {
       fs.writeFileSync(path.join(albumDir(OTHER), 'album.json'), '[1, 2]');
       const before = treeHash(fx.root);

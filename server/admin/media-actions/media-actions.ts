@@ -124,6 +124,12 @@ export class MediaActions {
     if (toAlbum === target.albumPath) throw badRequest('Invalid move: the photo is in that album already');
     const change = await this.#opts.albums.withAlbums([target.albumPath, toAlbum], async ([from, to]) => {
       const files = await this.#filesOf(from!, target.name);
+      // A relative link would point elsewhere from another folder.
+      for (const name of files) {
+        if ((await lstatOrUndefined(path.join(from!.dir, name)))?.isSymbolicLink()) {
+          throw badRequest(`${name} is a link to a file elsewhere: move the original in its own album instead`);
+        }
+      }
       return this.#relocate(
         from!,
         to!,
