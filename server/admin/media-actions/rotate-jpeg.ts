@@ -36,6 +36,8 @@ export async function rotateJpegFile(file: string, quarterTurns: number): Promis
         await out.write(chunk.subarray(0, n));
         at += n;
       }
+      // The photo's own permissions, whatever the umask would have made of them.
+      await out.chmod(before.mode & 0o777);
       await out.sync();
     } finally {
       await out.close();
