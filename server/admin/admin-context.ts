@@ -1,6 +1,7 @@
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
+import type { MediaPool } from '../media/pool.js';
 import type { AlbumFiles } from './album-files.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import type { HeifDecodeCheck } from './uploads/verify-media.js';
@@ -22,6 +23,8 @@ export interface AdminContext {
   readonly uploads: UploadLimits;
   /** Decodes an uploaded HEIC whole in a worker thread (libvips cannot): see uploads/verify-media.ts. */
   readonly decodeHeif: HeifDecodeCheck;
+  /** The admin's media pool, made on first use (app.ts): HEIC checks and the previews' thumbnails. */
+  readonly mediaPool: () => MediaPool;
   /** Rescans the album index after a write, so the next list shows it; never fails the request. */
   readonly refreshIndex: () => Promise<void>;
   readonly log: Logger;

@@ -17,7 +17,7 @@ import type { KeyedQueue } from './keyed-queue.js';
 export const TRASH_DIR = '.trash';
 
 /** album.json as parsed: the fields of docs/api.md#albumjson, plus any the admin does not know (kept as they are). */
-type AlbumRecord = Record<string, unknown>;
+export type AlbumRecord = Record<string, unknown>;
 
 /** A token has to resist guessing: a share link with it opens the album without a password. */
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{16,200}$/;
@@ -34,6 +34,17 @@ export interface StoredAlbum {
   readonly dir: string;
   /** `token` is undefined only when album.json has none and cannot be written (a read-only tree). */
   readonly meta: AlbumMeta;
+}
+
+/** An album whose queue is held (AlbumFiles.withAlbums): its album.json is read and changed from inside. */
+export interface AlbumInQueue {
+  readonly path: string;
+  /** Real absolute directory of the album. */
+  readonly dir: string;
+  /** album.json as on disk now; 409 when it is not a JSON object. */
+  record(): Promise<AlbumRecord>;
+  /** Changes album.json (read-modify-write, validated, atomic); `change` answering undefined leaves it as it is. */
+  edit(change: (record: AlbumRecord) => AlbumRecord | undefined): Promise<StoredAlbum>;
 }
 
 /** Saves by hand that keep landing between our read and our rename before an edit gives up with 409. */
@@ -166,24 +177,62 @@ export class AlbumFiles {
   }
 
   /**
-   * Read-modify-write of album.json inside the album's queue (edits through the admin never
-   * interleave), ending in a rename only if the file is still the one read: a save by hand or a
-   * token written by the public server in between is not overwritten; the edit is redone on it.
+   * Runs `task` holding the queues of the albums at `albumPaths` (each album once), so that no
+   * other admin write to those albums (an edit, an upload, a rename of one of their files)
+   * runs meanwhile. The queues are taken in one global order (by directory), so two tasks
+   * that each need two albums never wait for each other. 404 when one is not an album.
    */
+  async withAlbums<T>(albumPaths: readonly string[], task: (albums: readonly AlbumInQueue[]) => Promise<T>): Promise<T> {
+    const located = await Promise.all(albumPaths.map(async (albumPath) => ({ albumPath, dir: await this.locate(albumPath) })));
+    const keys = [...new Set(located.map((a) => a.dir))].sort();
+    const inQueue = async (): Promise<T> => {
+      // Checked again inside: the album may have been deleted while the task waited.
+      const albums = await Promise.all(located.map(async ({ albumPath }) => this.#inQueue(albumPath, await this.locate(albumPath))));
+      return task(albums);
+    };
+    const nested = keys.reduceRight<() => Promise<T>>((inner, key) => () => this.#queue.run(key, inner), inQueue);
+    return nested();
+  }
+
+  /** Merges `change` into one album's record inside its queue (see #edit). */
   async #modify(albumPath: string, change: (record: AlbumRecord) => AlbumRecord): Promise<StoredAlbum> {
-    const dir = await this.locate(albumPath);
-    return this.#queue.run(dir, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const { version, record: current } = await readRecord(await this.locate(albumPath), albumPath);
-        const next = change(current);
-        // A file without a token gets one with this write, as the index would have given it.
-        if (!Object.hasOwn(next, 'token') || next.token === null) next.token = crypto.randomUUID();
-        const meta = this.#validate(next);
-        if (meta.thumbnail !== undefined && meta.thumbnail !== current.thumbnail) await checkThumbnail(dir, meta.thumbnail);
-        if (await replaceIfUnchanged(path.join(dir, ALBUM_FILE), version, serializeRecord(next))) return { path: albumPath, dir, meta };
-        if (attempt === MAX_EDIT_TRIES) throw conflict(`The album.json of ${albumPath} keeps changing on disk; try again`);
-      }
-    });
+    return this.withAlbums([albumPath], ([album]) => album!.edit(change));
+  }
+
+  #inQueue(albumPath: string, dir: string): AlbumInQueue {
+    return {
+      path: albumPath,
+      dir,
+      record: async () => (await readRecord(dir, albumPath)).record,
+      edit: async (change) => {
+        const edited = await this.#edit(albumPath, dir, change);
+        return edited ?? (await this.#stored(albumPath, dir));
+      },
+    };
+  }
+
+  async #stored(albumPath: string, dir: string): Promise<StoredAlbum> {
+    return { path: albumPath, dir, meta: this.#validate((await readRecord(dir, albumPath)).record) };
+  }
+
+  /**
+   * Read-modify-write of album.json, to be run inside the album's queue (edits through the
+   * admin never interleave), ending in a rename only if the file is still the one read: a save
+   * by hand or a token written by the public server in between is not overwritten; the edit is
+   * redone on it. `change` answering undefined leaves the file as it is (and this answers undefined).
+   */
+  async #edit(albumPath: string, dir: string, change: (record: AlbumRecord) => AlbumRecord | undefined): Promise<StoredAlbum | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const { version, record: current } = await readRecord(dir, albumPath);
+      const next = change(current);
+      if (next === undefined) return undefined;
+      // A file without a token gets one with this write, as the index would have given it.
+      if (!Object.hasOwn(next, 'token') || next.token === null) next.token = crypto.randomUUID();
+      const meta = this.#validate(next);
+      if (meta.thumbnail !== undefined && meta.thumbnail !== current.thumbnail) await checkThumbnail(dir, meta.thumbnail);
+      if (await replaceIfUnchanged(path.join(dir, ALBUM_FILE), version, serializeRecord(next))) return { path: albumPath, dir, meta };
+      if (attempt === MAX_EDIT_TRIES) throw conflict(`The album.json of ${albumPath} keeps changing on disk; try again`);
+    }
   }
 
   /** The whole record as the public server will read it; fields the admin does not know are kept, unchecked. */
@@ -227,8 +276,22 @@ function checkPatch(patch: Record<string, unknown>): void {
   if (typeof patch.token === 'string' && !TOKEN_SHAPE.test(patch.token)) {
     problems.push('token must be 16 to 200 characters of letters, digits, ".", "_", "~" and "-"');
   }
+  if (typeof patch.description === 'string' && patch.description.length > MAX_DESCRIPTION_LENGTH) {
+    problems.push(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  }
+  const captions = patch.captions;
+  if (typeof captions === 'object' && captions !== null && Object.values(captions).some((c) => typeof c === 'string' && c.length > MAX_CAPTION_LENGTH)) {
+    problems.push(`a caption must be at most ${MAX_CAPTION_LENGTH} characters`);
+  }
   if (problems.length > 0) throw invalidMetadata(problems);
 }
+
+/** Optional text fields an empty string removes, as `null` does. */
+const CLEARED_BY_EMPTY = new Set(['password', 'thumbnail', 'description', 'date']);
+
+/** Lengths the admin accepts (the gallery itself reads any): a description is a paragraph or two, a caption a line. */
+export const MAX_DESCRIPTION_LENGTH = 5000;
+export const MAX_CAPTION_LENGTH = 1000;
 
 /**
  * A record with `patch` (already checked) applied: null (or an empty password or cover) removes the field, so
@@ -237,7 +300,7 @@ function checkPatch(patch: Record<string, unknown>): void {
 function applyPatch(record: AlbumRecord, patch: Record<string, unknown>): AlbumRecord {
   const next: AlbumRecord = { ...record };
   for (const [key, value] of Object.entries(patch)) {
-    const clears = value === null || value === undefined || ((key === 'password' || key === 'thumbnail') && value === '');
+    const clears = value === null || value === undefined || (CLEARED_BY_EMPTY.has(key) && value === '');
     if (clears) delete next[key];
     else next[key] = key === 'title' && typeof value === 'string' ? value.trim() : value;
   }
@@ -277,7 +340,22 @@ async function readRecord(dir: string, albumPath: string): Promise<{ version: Fi
   return { version, record: parsed as AlbumRecord };
 }
 
-const FIELD_ORDER = ['title', 'password', 'thumbnail', 'order', 'hidden', 'isCollection', 'allowAnonymous', 'style', 'sort', 'token'];
+const FIELD_ORDER = [
+  'title',
+  'description',
+  'date',
+  'password',
+  'thumbnail',
+  'order',
+  'hidden',
+  'isCollection',
+  'allowAnonymous',
+  'style',
+  'sort',
+  'hideLocation',
+  'token',
+  'captions',
+];
 
 /**
  * Known fields first, in the order docs/api.md#albumjson lists them, so hand-diffs of album.json stay readable. Built with

@@ -3,7 +3,7 @@ import { type Album, albumChain, hidesLocation, isProtected } from '../core/albu
 import { pairLivePhotos } from '../core/albums/live-photos.js';
 import { sharePath } from '../core/urls.js';
 import type { MediaFile } from './media-listing.js';
-import { mediaUrl } from './media-listing.js';
+import { mediaUrl, previewUrl } from './media-listing.js';
 
 /** One album as the admin API shows it: every metadata field (absent ones as null). */
 export interface AlbumSummary {
@@ -22,6 +22,9 @@ export interface AlbumSummary {
   readonly hideLocation: boolean | null;
   /** The setting of the nearest album above that has one (false when none has): what applies when `hideLocation` is null. */
   readonly inheritedHideLocation: boolean;
+  readonly description: string | null;
+  /** `YYYY-MM-DD`. */
+  readonly date: string | null;
   readonly photoCount: number;
   readonly videoCount: number;
   /** The album or one above it has a password. */
@@ -30,8 +33,20 @@ export interface AlbumSummary {
   readonly parent: string | null;
 }
 
+/** One file of an album as the admin's detail lists it. */
+export interface MediaEntry extends MediaFile {
+  /** The original, for "open" links. */
+  readonly url: string;
+  /** Its thumbnail (a video's poster): what the admin shows (routes/thumbnail-previews.ts). */
+  readonly preview: string;
+  /** Its caption in album.json, or null. */
+  readonly caption: string | null;
+  /** A Live Photo's other file (paired by name, docs/api.md#live-photos): the still's movie, or the movie's still; else null. */
+  readonly livePair: string | null;
+}
+
 export interface AlbumDetail extends AlbumSummary {
-  readonly media: ReadonlyArray<MediaFile & { readonly url: string }>;
+  readonly media: readonly MediaEntry[];
   /**
    * Public-site path that opens the album without its password when `allowAnonymous` is on
    * (docs/api.md#access); the UI prefixes the public server's address.
@@ -52,6 +67,8 @@ function metaFields(meta: AlbumMeta) {
     sort: meta.sort,
     token: meta.token ?? null,
     hideLocation: meta.hideLocation ?? null,
+    description: meta.description ?? null,
+    date: meta.date ?? null,
   };
 }
 
@@ -82,6 +99,10 @@ export function detailOf(
   const photoCount = media.filter((m) => m.kind === 'image').length;
   // Counted as the gallery counts them: a Live Photo's movie is part of its photo, not a video (docs/api.md#live-photos).
   const listed = pairLivePhotos(media.map(({ name, kind }) => ({ name, kind })));
+  const pairs = new Map<string, string>();
+  for (const item of listed) {
+    if (item.motion) pairs.set(item.name, item.motion.name).set(item.motion.name, item.name);
+  }
   return {
     path: albumPath,
     ...metaFields(meta),
@@ -90,7 +111,13 @@ export function detailOf(
     videoCount: listed.length - photoCount,
     protected: opts.protected,
     parent: opts.parent,
-    media: media.map((m) => ({ ...m, url: mediaUrl(albumPath, m.name) })),
+    media: media.map((m) => ({
+      ...m,
+      url: mediaUrl(albumPath, m.name),
+      preview: previewUrl(albumPath, m.name, m.modified),
+      caption: meta.captions.get(m.name) ?? null,
+      livePair: pairs.get(m.name) ?? null,
+    })),
     sharePath: meta.token ? sharePath(albumPath, meta.token) : null,
   };
 }

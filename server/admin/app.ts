@@ -17,7 +17,9 @@ import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
 import { findViewsDir } from './views-location.js';
-import type { HeifDecodeCheck } from './uploads/verify-media.js';
+import { albumOrderRoutes } from './routes/album-order.js';
+import { mediaActionRoutes } from './routes/media-actions.js';
+import { thumbnailPreviewRoutes } from './routes/thumbnail-previews.js';
 import { createMediaPool, type MediaPool } from '../media/pool.js';
 
 /** The admin server: docs/api.md#admin-server. */
@@ -33,19 +35,29 @@ export interface AdminDeps {
   readonly log: Logger;
   /** Folder holding `admin/` templates and `assets/admin/`; found from this module by default. */
   readonly viewsDir?: string;
+  /** A media pool to use (tests share one and close it); by default the admin makes its own on first use. */
+  readonly mediaPool?: MediaPool;
 }
 
 /**
- * HEIC uploads are decoded in a worker thread of a media pool of the admin's own, made on the
- * first one: the WebAssembly decoder takes a second and hundreds of MB, which must neither
- * hold the admin's event loop nor stay in its heap (the heif lane's thread ends when idle, and
- * idle threads never keep the process alive).
+ * The admin's own media pool, made on first use: HEIC uploads are decoded whole in its heif
+ * lane (the WebAssembly decoder takes a second and hundreds of MB, which must neither hold the
+ * admin's event loop nor stay in its heap: the lane's thread ends when idle), and the previews
+ * of the album pages are made in its main lane (thumbnails and video posters, shared with the
+ * public server through the cache files). Half the configured workers: the public server may
+ * run on the same machine. Idle threads never keep the process alive.
  */
-function heifDecoder(log: Logger): HeifDecodeCheck {
+function lazyMediaPool(config: Config, log: Logger): () => MediaPool {
   let pool: MediaPool | undefined;
-  return (file) => {
-    pool ??= createMediaPool({ workers: 1, maxQueue: 0, lanes: { heif: { workers: 1, maxQueue: MAX_FILES_PER_REQUEST } }, log });
-    return pool.decodeCheck({ src: file });
+  return () => {
+    pool ??= createMediaPool({
+      workers: Math.max(1, Math.ceil(config.workers / 2)),
+      // A page of previews asks for a few hundred at once; they wait rather than fail.
+      maxQueue: 2000,
+      lanes: { heif: { workers: 1, maxQueue: MAX_FILES_PER_REQUEST } },
+      log,
+    });
+    return pool;
   };
 }
 
@@ -56,13 +68,16 @@ function heifDecoder(log: Logger): HeifDecodeCheck {
 export function createAdminApp(config: Config, deps: AdminDeps): Express {
   const { log } = deps;
   const queue = new KeyedQueue();
+  const given = deps.mediaPool;
+  const mediaPool = given ? () => given : lazyMediaPool(config, log);
   const ctx: AdminContext = {
     config,
     index: deps.index,
     queue,
     albums: new AlbumFiles({ albumsDir: config.albumsDir, queue }),
     uploads: { maxFileBytes: deps.maxUploadBytes ?? MAX_UPLOAD_BYTES, maxFiles: MAX_FILES_PER_REQUEST },
-    decodeHeif: heifDecoder(log),
+    decodeHeif: (file) => mediaPool().decodeCheck({ src: file }),
+    mediaPool,
     refreshIndex: async () => {
       try {
         await deps.index.rescan();
@@ -88,6 +103,9 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(siteAssetsRoutes(ctx));
   app.use(cacheStatsRoutes(config));
   app.use(filePreviewRoutes(ctx));
+  app.use(thumbnailPreviewRoutes(ctx));
+  app.use(mediaActionRoutes(ctx));
+  app.use(albumOrderRoutes(ctx));
   app.use(adminPageRoutes(ctx, viewsDir));
 
   app.use('/api', apiNotFound);

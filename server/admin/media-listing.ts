@@ -49,3 +49,12 @@ export async function listMediaFiles(dir: string, kind?: MediaKind): Promise<Med
 export function mediaUrl(albumPath: string, name: string): string {
   return `/media/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}`;
 }
+
+/**
+ * URL of the admin's preview of an album file: its thumbnail (a video's poster), never the
+ * original (routes/thumbnail-previews.ts); `v` is its modification time, so a rotated or
+ * replaced photo gets a new URL.
+ */
+export function previewUrl(albumPath: string, name: string, modified: string): string {
+  return `/previews/albums/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}?size=small&v=${encodeURIComponent(modified)}`;
+}

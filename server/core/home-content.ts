@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hasControlCharacter } from './control-characters.js';
 import type { Logger } from './logger.js';
+import { isWebImage } from './media-catalogue.js';
 
 export interface HomeIntro {
   readonly title: string;
@@ -23,6 +24,8 @@ export interface HomeCard {
 export interface HomeContent {
   readonly intro: HomeIntro;
   readonly cards: readonly HomeCard[];
+  /** The image of CONTENT_DIR/assets/hero the home page shows (the owner's choice); absent, the first (heroImage). */
+  readonly hero?: string;
 }
 
 /** home.json as a file: its content plus keys this version does not know, which the admin writes back as they are. */
@@ -58,6 +61,8 @@ export function isSafeLink(value: string): boolean {
   if (value === '') return true;
   if (value.includes('\\') || hasControlCharacter(value)) return false;
   if (value.startsWith('/')) return !value.startsWith('//');
+  // Absolute only: "http:example.com" parses, as a URL relative to nothing a visitor expects.
+  if (!/^https?:\/\/[^/]/i.test(value)) return false;
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || url.protocol === 'http:';
@@ -99,7 +104,18 @@ export function homePageContent(file: HomeContent): HomeContent {
   return {
     intro: { title: file.intro.title || DEFAULT_TITLE, body: file.intro.body },
     cards: file.cards.map(({ id, title, description, image, link }) => ({ id, title, description, image, link: isSafeLink(link) ? link : '' })),
+    ...(typeof file.hero === 'string' && file.hero !== '' ? { hero: file.hero } : {}),
   };
+}
+
+/**
+ * The hero image the home page shows, of the file names in CONTENT_DIR/assets/hero: the one
+ * chosen in home.json when it is there, else the first in name order (a choice whose file was
+ * deleted falls back too). Both servers ask this, so the admin shows what the site shows.
+ */
+export function heroImage(names: readonly string[], chosen: string | undefined): string | undefined {
+  const images = names.filter((n) => !n.startsWith('.') && isWebImage(n)).sort();
+  return chosen !== undefined && images.includes(chosen) ? chosen : images[0];
 }
 
 /** home.json as the public page reads it (parseHomeFile, then homePageContent). */

@@ -175,6 +175,30 @@ export const webVideoDir = (cacheDir: string, albumPath = ''): string => path.jo
 /** CACHE_DIR/web-video/{media path}.mp4. */
 export const webVideoFile = (cacheDir: string, mediaPath: string): string => `${webVideoDir(cacheDir, mediaPath)}.mp4`;
 
+/** The record beside a web copy of what it was made from: `.{file}.mp4.json`, dot-named so nothing serves it (server/media/web-video.ts). */
+export const webVideoRecordOf = (copyFile: string): string => path.join(path.dirname(copyFile), `.${path.basename(copyFile)}.json`);
+export const webVideoRecordFile = (cacheDir: string, mediaPath: string): string => webVideoRecordOf(webVideoFile(cacheDir, mediaPath));
+
+/**
+ * Every cache file made from one original, whichever exist: its thumbnails (every size and
+ * format), its full-size JPEG, its web copy and that copy's record. What follows a photo
+ * renamed or moved by the admin, and goes with one deleted. (The per-album files of page
+ * sizes and Live Photo identifiers are keyed by name, size and mtime: they mend themselves.)
+ */
+export const mediaCacheFiles = (cacheDir: string, mediaPath: string): string[] => [
+  ...THUMBNAIL_SIZE_NAMES.flatMap((size) => THUMBNAIL_FORMAT_NAMES.map((format) => thumbnailFile(cacheDir, size, mediaPath, format))),
+  fullSizeFile(cacheDir, mediaPath),
+  webVideoFile(cacheDir, mediaPath),
+  webVideoRecordFile(cacheDir, mediaPath),
+];
+
+/**
+ * CACHE_DIR/site-assets: the admin's previews of the site images (hero, cards, landing), laid
+ * out as the thumbnail cache is ({root}/thumbnails/{size}/{kind}/{file}.jpg). The public site
+ * serves those images as they are, so nothing else reads them.
+ */
+export const siteAssetCacheDir = (cacheDir: string): string => path.join(cacheDir, 'site-assets');
+
 /** CACHE_DIR/dimensions, or its sub-directory for an album. */
 export const dimensionsDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'dimensions', ...segments(albumPath));
 

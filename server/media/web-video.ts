@@ -1,10 +1,9 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { VideoInfo } from '../../workers/tasks.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs-atomic.js';
 import type { Logger } from '../core/logger.js';
-import { webVideoDir, webVideoFile } from '../core/media-catalogue.js';
+import { webVideoDir, webVideoFile, webVideoRecordOf } from '../core/media-catalogue.js';
 import { type PlaybackPlan, playbackPlan } from '../core/media/playback-plan.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { isInside, isMissing } from '../core/paths.js';
@@ -95,7 +94,7 @@ export function createWebVideoService({ cacheDir, pool, metadata, log, maxFailur
     if (!isInside(webVideoDir(cacheDir), file)) throw new TypeError(`relPath escapes the cache: ${relPath}`);
     return file;
   }
-  const recordOf = (file: string): string => path.join(path.dirname(file), `.${path.basename(file)}.json`);
+  const recordOf = webVideoRecordOf;
 
   /** The original's version and what it needs; core's not-found error when it is gone. */
   async function planOf(source: WebVideoSource): Promise<{ tag: string; plan: PlaybackPlan }> {

@@ -20,8 +20,8 @@ describe('admin upload of HEIC photos', function () {
 
   it('should accept a real HEIC after decoding it, keeping its bytes', async () => {
     const res = await request(fx.app).post('/api/photos/2024/phone').attach('files', IPHONE, 'IMG_5195.HEIC').expect(201);
-    expect(res.body.results).to.deep.equal([{ name: 'IMG_5195.HEIC', ok: true, file: 'IMG_5195.heic', kind: 'image', size: fs.statSync(IPHONE).size }]);
-    expect(Buffer.compare(fs.readFileSync(path.join(albumDir, 'IMG_5195.heic')), fs.readFileSync(IPHONE))).to.equal(0);
+    expect(res.body.results).to.deep.equal([{ name: 'IMG_5195.HEIC', ok: true, file: 'IMG_5195.HEIC', kind: 'image', size: fs.statSync(IPHONE).size }]);
+    expect(Buffer.compare(fs.readFileSync(path.join(albumDir, 'IMG_5195.HEIC')), fs.readFileSync(IPHONE))).to.equal(0);
   });
 
   it('should refuse a HEIC whose pixels cannot be decoded, and a text file named .heic, leaving the album as it was', async () => {

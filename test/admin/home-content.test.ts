@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { type AdminFixture, createAdminFixture, listDir } from './support/admin-fixture.js';
+import { type AdminFixture, createAdminFixture, listDir, makeJpeg } from './support/admin-fixture.js';
 
 describe('admin /api/home', () => {
   let fx: AdminFixture;
@@ -57,6 +57,8 @@ describe('admin /api/home', () => {
 
   describe('/api/home/cards', () => {
     it('should add a card with a generated id, list, update, move and delete it', async () => {
+      fs.mkdirSync(path.join(fx.contentDir, 'assets', 'cards'), { recursive: true });
+      fs.writeFileSync(path.join(fx.contentDir, 'assets', 'cards', 'travel.jpg'), await makeJpeg());
       const a = await request(fx.app)
         .post('/api/home/cards')
         .send({ title: 'Travel', description: 'Trips', image: 'travel.jpg', link: '/photos/2024/travel' })
@@ -91,6 +93,10 @@ describe('admin /api/home', () => {
       [{ title: 'x', link: ' JavaScript:alert(1)' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
       [{ title: 'x', link: 'data:text/html,hi' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
       [{ title: 'x', link: '/\\evil.example/' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
+      [{ title: 'x', link: 'http:evil.example' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
+      [{ title: 'x', link: 'https:/evil.example' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
+      [{ title: 'x', link: 'ftp://files.example/' }, 'Invalid card: link must be empty, a site path starting with "/" or an http(s) URL'],
+      [{ title: 'x', image: 'missing.jpg' }, 'Invalid card: image "missing.jpg" is not one of the card images (upload it under Site images first)'],
       [{ title: 'x', image: '../secret.jpg' }, 'Invalid card: image must be empty or the file name of an image in the card assets'],
       [{ title: 'x', image: 'https://evil.example/x.jpg' }, 'Invalid card: image must be empty or the file name of an image in the card assets'],
       [{ title: 'x', image: 'scan.tiff' }, 'Invalid card: image must be empty or the file name of an image in the card assets'],
@@ -120,6 +126,62 @@ describe('admin /api/home', () => {
         ),
       );
       expect(readHome().cards).to.have.length(10);
+    });
+  });
+
+  describe('/api/home/hero', () => {
+    const heroDir = () => path.join(fx.contentDir, 'assets', 'hero');
+    beforeEach(async () => {
+      fs.mkdirSync(heroDir(), { recursive: true });
+      for (const name of ['b-lisbon.jpg', 'a-alps.jpg', 'c-sea.png']) fs.writeFileSync(path.join(heroDir(), name), await makeJpeg());
+    });
+
+    it('should show the first image by name until one is chosen, then the chosen one, and go back with null', async () => {
+      expect((await request(fx.app).get('/api/home/hero').expect(200)).body).to.deep.equal({ image: null, shown: 'a-alps.jpg' });
+      const chosen = await request(fx.app).put('/api/home/hero').send({ image: 'b-lisbon.jpg' }).expect(200);
+      expect(chosen.body).to.deep.equal({ image: 'b-lisbon.jpg', shown: 'b-lisbon.jpg' });
+      expect(readHome()).to.include({ hero: 'b-lisbon.jpg' });
+      // Deleted, the choice falls back to the first (the public page does the same).
+      fs.rmSync(path.join(heroDir(), 'b-lisbon.jpg'));
+      expect((await request(fx.app).get('/api/home/hero').expect(200)).body).to.deep.equal({ image: 'b-lisbon.jpg', shown: 'a-alps.jpg' });
+      expect((await request(fx.app).put('/api/home/hero').send({ image: null }).expect(200)).body).to.deep.equal({ image: null, shown: 'a-alps.jpg' });
+      expect(readHome()).to.not.have.property('hero');
+    });
+
+    it('should keep the intro and cards when the hero is chosen', async () => {
+      await request(fx.app).put('/api/home/intro').send({ title: 'Hello' }).expect(200);
+      await request(fx.app).put('/api/home/hero').send({ image: 'c-sea.png' }).expect(200);
+      expect(readHome()).to.deep.include({ intro: { title: 'Hello', body: '' }, hero: 'c-sea.png' });
+    });
+
+    for (const [body, message] of [
+      [{}, 'Invalid hero: the body must give "image" (a hero image\'s file name, or null)'],
+      [{ image: 'missing.jpg' }, 'Invalid hero: "missing.jpg" is not one of the hero images'],
+      [{ image: '../home.json' }, 'Invalid hero: "../home.json" is not one of the hero images'],
+      [{ image: '.hidden.jpg' }, 'Invalid hero: ".hidden.jpg" is not one of the hero images'],
+      [{ image: 5 }, 'Invalid hero: image must be a file name or null'],
+      [{ image: 'a-alps.jpg', extra: 1 }, 'Invalid hero: unknown field "extra"'],
+    ] as const) {
+      it(`should refuse ${JSON.stringify(body)} with 400 and write nothing`, async () => {
+        fs.writeFileSync(path.join(heroDir(), '.hidden.jpg'), 'x');
+        const res = await request(fx.app).put('/api/home/hero').send(body).expect(400);
+        expect(res.body).to.deep.equal({ error: message });
+        expect(fs.existsSync(homeFile())).to.equal(false);
+      });
+    }
+  });
+
+  describe('card images', () => {
+    it('should take an image of the card assets only, on a change too, and write nothing otherwise', async () => {
+      const cards = path.join(fx.contentDir, 'assets', 'cards');
+      fs.mkdirSync(cards, { recursive: true });
+      fs.writeFileSync(path.join(cards, 'sea (1).jpg'), await makeJpeg());
+      const card = await request(fx.app).post('/api/home/cards').send({ title: 'Sea', image: 'sea (1).jpg' }).expect(201);
+      const before = fs.readFileSync(homeFile(), 'utf8');
+      const res = await request(fx.app).put(`/api/home/cards?id=${card.body.id}`).send({ image: 'gone.jpg' }).expect(400);
+      expect(res.body.error).to.equal('Invalid card: image "gone.jpg" is not one of the card images (upload it under Site images first)');
+      expect(fs.readFileSync(homeFile(), 'utf8')).to.equal(before);
+      await request(fx.app).put(`/api/home/cards?id=${card.body.id}`).send({ image: '' }).expect(200);
     });
   });
 });

@@ -24,9 +24,9 @@ describe('admin /api/photos and /api/videos', () => {
       expect(res.body).to.deep.equal({
         stored: 1,
         rejected: 0,
-        results: [{ name: 'IMG_0001.JPG', ok: true, file: 'IMG_0001.jpg', kind: 'image', size: res.body.results[0].size }],
+        results: [{ name: 'IMG_0001.JPG', ok: true, file: 'IMG_0001.JPG', kind: 'image', size: res.body.results[0].size }],
       });
-      expect(fs.readFileSync(path.join(albumDir, 'IMG_0001.jpg')).subarray(0, 2)).to.deep.equal(Buffer.from([0xff, 0xd8]));
+      expect(fs.readFileSync(path.join(albumDir, 'IMG_0001.JPG')).subarray(0, 2)).to.deep.equal(Buffer.from([0xff, 0xd8]));
       expect(listDir(uploadsDir())).to.deep.equal([]);
       const album = await request(fx.app).get('/api/albums').expect(200);
       expect(album.body[0].photoCount).to.equal(1);
@@ -45,12 +45,12 @@ describe('admin /api/photos and /api/videos', () => {
         .expect(201);
       expect((res.body.results as Array<{ file: string }>).map((r) => r.file)).to.deep.equal([
         'beach-2.jpg',
-        'BEACH-3.jpg',
-        'My Trip -1.png',
+        'BEACH-3.JPG',
+        'My Trip (1).PNG',
         'hidden.jpg',
         'Café -b.jpeg',
       ]);
-      expect(listDir(albumDir)).to.deep.equal(['BEACH-3.jpg', 'Café -b.jpeg', 'My Trip -1.png', 'album.json', 'beach-2.jpg', 'beach.jpg', 'hidden.jpg']);
+      expect(listDir(albumDir)).to.deep.equal(['BEACH-3.JPG', 'Café -b.jpeg', 'My Trip (1).PNG', 'album.json', 'beach-2.jpg', 'beach.jpg', 'hidden.jpg']);
     });
 
     it('should reject a text file renamed .jpg and write nothing (no file, no temp left)', async () => {
@@ -106,8 +106,8 @@ describe('admin /api/photos and /api/videos', () => {
       expect(res.body.stored).to.equal(3);
       const [first, long, again] = (res.body.results as Array<{ file: string }>).map((r) => r.file);
       expect(first).to.equal('first.jpg');
-      expect(long).to.match(/^東京の夜景と.*\.jpg$/);
-      expect(again).to.equal(long!.replace(/\.jpg$/, '-2.jpg'));
+      expect(long).to.match(/^東京の夜景と.*\.JPG$/);
+      expect(again).to.equal(long!.replace(/\.JPG$/, '-2.JPG'));
       for (const name of [long!, again!]) expect(Buffer.byteLength(name)).to.be.at.most(255);
       expect(listDir(albumDir)).to.have.members(['album.json', first, long, again]);
       expect(listDir(uploadsDir())).to.deep.equal([]);
@@ -160,11 +160,11 @@ describe('admin /api/photos and /api/videos', () => {
         .post('/api/videos/2024/travel/lisbon')
         .attach('files', await makeMp4(), 'Tram #28.MP4')
         .expect(201);
-      expect(res.body.results[0]).to.include({ ok: true, file: 'Tram -28.mp4', kind: 'video' });
-      expect(listDir(albumDir)).to.deep.equal(['Tram -28.mp4', 'album.json']);
+      expect(res.body.results[0]).to.include({ ok: true, file: 'Tram #28.MP4', kind: 'video' });
+      expect(listDir(albumDir)).to.deep.equal(['Tram #28.MP4', 'album.json']);
       const list = await request(fx.app).get('/api/videos/2024/travel/lisbon').expect(200);
       expect(list.body).to.have.length(1);
-      expect(list.body[0]).to.include({ name: 'Tram -28.mp4', kind: 'video', url: '/media/2024/travel/lisbon/Tram%20-28.mp4' });
+      expect(list.body[0]).to.include({ name: 'Tram #28.MP4', kind: 'video', url: '/media/2024/travel/lisbon/Tram%20%2328.MP4' });
     });
 
     it('should reject a JPEG renamed .mp4 and a text file renamed .mov, writing nothing', async () => {

@@ -10,20 +10,7 @@ import { type Gallery, createGallery } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { makeJpeg } from './support/admin-fixture.js';
 import { quietLogger } from '../support/capture-logger.js';
-
-/** Retries `check` until it passes: the public server sees disk changes through its watchers, within a few seconds. */
-async function eventually(check: () => Promise<void>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
+import { eventuallyPasses } from '../support/eventually-passes.js';
 
 describe('admin and public server on one tree', function () {
   this.timeout(60_000);
@@ -55,10 +42,10 @@ describe('admin and public server on one tree', function () {
       .post('/api/photos/2024/travel/lisbon')
       .attach('files', await makeJpeg(), 'Beach Day.JPG')
       .expect(201);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await request(gallery.handler).get('/photos/2024/travel/lisbon').expect(200);
       expect(res.text).to.include('Lisbon by the sea');
-      expect(res.text).to.include('Beach%20Day.jpg');
+      expect(res.text).to.include('Beach%20Day.JPG');
     });
   });
 
@@ -69,7 +56,7 @@ describe('admin and public server on one tree', function () {
       .attach('files', await makeJpeg(), 'tree.jpg')
       .expect(201);
     const locked = await request(admin).put('/api/albums/2024/family/xmas').send({ password: 'sesame', allowAnonymous: true }).expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await request(gallery.handler).get('/photos/2024/family/xmas').expect(200);
       expect(res.text).to.include('Christmas');
       expect(res.text).not.to.include('tree.jpg');
@@ -79,7 +66,7 @@ describe('admin and public server on one tree', function () {
 
     // Rotating the token revokes the link given out before.
     const rotated = await request(admin).post('/api/albums/2024/family/xmas?action=rotate-token').expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const old = await request(gallery.handler).get(locked.body.sharePath).expect(200);
       expect(old.text).not.to.include('tree.jpg');
     });
@@ -94,7 +81,7 @@ describe('admin and public server on one tree', function () {
       .post('/api/photos/holidays/kids')
       .attach('files', await makeJpeg(), 'swing.jpg')
       .expect(201);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const photos = (await request(gallery.handler).get('/photos').expect(200)).text;
       expect(photos).to.include('Holidays at home').and.include('Lisbon in two').and.not.include('No albums yet');
       expect(photos.indexOf('Holidays at home')).to.be.lessThan(photos.indexOf('The kids'));
@@ -106,11 +93,11 @@ describe('admin and public server on one tree', function () {
 
   it('should drop an album deleted through the admin', async () => {
     await request(admin).post('/api/albums').send({ path: '2024/travel/porto', title: 'Porto' }).expect(201);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       await request(gallery.handler).get('/photos/2024/travel/porto').expect(200);
     });
     await request(admin).delete('/api/albums/2024/travel/porto').expect(200);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       await request(gallery.handler).get('/photos/2024/travel/porto').expect(404);
     });
   });
@@ -118,7 +105,7 @@ describe('admin and public server on one tree', function () {
   it('should show the home intro and cards written by the admin', async () => {
     await request(admin).put('/api/home/intro').send({ title: 'Our little gallery', body: 'Hello' }).expect(200);
     await request(admin).post('/api/home/cards').send({ title: 'Summer trips', description: 'Sun', link: '/photos/2024' }).expect(201);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await request(gallery.handler).get('/home').expect(200);
       expect(res.text).to.include('Our little gallery');
       expect(res.text).to.include('Summer trips');

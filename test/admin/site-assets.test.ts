@@ -30,10 +30,10 @@ describe('admin /api/assets', () => {
           .expect(201);
         expect(res.body.results.map((r: { ok: boolean }) => r.ok)).to.deep.equal([true, true, false, false]);
         expect(res.body.results[3].error).to.equal('Only web images are accepted here (.jpg, .jpeg, .png, .webp, .avif)');
-        expect(listDir(dir())).to.deep.equal(['Sunset Beach.jpg', 'logo.png']);
+        expect(listDir(dir())).to.deep.equal(['Sunset Beach.JPG', 'logo.png']);
         const list = await request(fx.app).get(`/api/assets/${kind}`).expect(200);
-        expect(list.body.map((f: { name: string }) => f.name)).to.deep.equal(['logo.png', 'Sunset Beach.jpg']);
-        expect(list.body[1].url).to.equal(`/content-assets/${kind}/Sunset%20Beach.jpg`);
+        expect(list.body.map((f: { name: string }) => f.name)).to.deep.equal(['logo.png', 'Sunset Beach.JPG']);
+        expect(list.body[1].url).to.equal(`/content-assets/${kind}/Sunset%20Beach.JPG`);
         await request(fx.app).get(list.body[1].url).expect(200).expect('Content-Type', 'image/jpeg');
         expect(listDir(path.join(fx.contentDir, '.uploads'))).to.deep.equal([]);
       });

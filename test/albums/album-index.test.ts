@@ -26,7 +26,27 @@ describe('parseAlbumRecord', () => {
       sort: 'name',
       token: undefined,
       hideLocation: undefined,
+      description: undefined,
+      date: undefined,
+      captions: new Map(),
     });
+  });
+
+  it('should read a description, a date and captions by file name', () => {
+    const meta = parseAlbumRecord(
+      JSON.stringify({
+        title: 'T',
+        description: 'A day at the sea',
+        date: '2024-02-29',
+        captions: { 'IMG_1.jpg': "Grandma's 90th", constructor: 'a file named so' },
+      }),
+    );
+    expect(meta).to.include({ description: 'A day at the sea', date: '2024-02-29' });
+    expect([...meta.captions]).to.deep.equal([
+      ['IMG_1.jpg', "Grandma's 90th"],
+      ['constructor', 'a file named so'],
+    ]);
+    expect(meta.captions.get('toString')).to.equal(undefined);
   });
 
   it('should ignore unknown fields named like Object.prototype members', () => {
@@ -54,6 +74,13 @@ describe('parseAlbumRecord', () => {
     ['{"title":"T","token":""}', /token must be 1 to 256 characters/],
     [`{"title":"T","token":"${'t'.repeat(257)}"}`, /token must be 1 to 256 characters/],
     ['{"title":"T","token":"new\\nline-0123456789"}', /without control characters/],
+    ['{"title":"T","description":5}', /description must be a string/],
+    ['{"title":"T","date":"2023-02-29"}', /date must be a date written YYYY-MM-DD/],
+    ['{"title":"T","date":"1 May 2024"}', /date must be a date written YYYY-MM-DD/],
+    ['{"title":"T","date":"2024-05-01T10:00:00Z"}', /date must be a date written YYYY-MM-DD/],
+    ['{"title":"T","captions":["a"]}', /captions must be an object of file names to caption strings/],
+    ['{"title":"T","captions":{"a.jpg":1}}', /captions must be an object of file names to caption strings/],
+    ['{"title":"T","captions":{"sub/a.jpg":"x"}}', /captions must be an object of file names to caption strings/],
   ] as const) {
     it(`should reject ${text} with a message naming the problem`, () => {
       expect(() => parseAlbumRecord(text)).to.throw(AlbumRecordError, message);

@@ -64,6 +64,7 @@ describe('GET /api/album-media', () => {
         path: '2024/trip/IMG_1.jpg',
         alt: 'Photo 2 of 4',
         taken: null,
+        caption: null,
         original: '/albums/2024/trip/IMG_1.jpg',
         full: '/albums/2024/trip/IMG_1.jpg',
         src: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version}`,

@@ -74,7 +74,12 @@ describe('AlbumDates', function () {
     const dimensions = new DimensionsCache({ locate, cacheDir: path.join(root, 'cache'), reader, waitMs: 50, log: quietLogger });
     const dates = new AlbumDates({ dimensions: dimensions.provide, stats: new MediaStats(locate), findAlbum: (p) => index.album(p) });
     const album = index.album(ALBUM) as Album;
-    const files: ReadableFile[] = album.media.map((item) => ({ item, absPath: path.join(root, 'albums', ALBUM, item.name), protected: false, hideLocation: false }));
+    const files: ReadableFile[] = album.media.map((item) => ({
+      item,
+      absPath: path.join(root, 'albums', ALBUM, item.name),
+      protected: false,
+      hideLocation: false,
+    }));
     const names = async () => (await dates.order(ALBUM, files)).map((f) => f.item.name);
     return { dimensions, dates, album, files, names };
   }

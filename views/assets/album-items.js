@@ -31,6 +31,8 @@ export class AlbumItems {
         alt: img.alt,
         // When it was taken, wall-clock 'YYYY-MM-DDTHH:MM:SS' (docs/api.md#dates); null until known.
         taken: d.taken ?? null,
+        // The owner's caption (album.json `captions`), or null: the same as the album-media API's `caption`.
+        caption: d.caption ?? null,
         original: link.getAttribute('href'),
         // A photo browsers cannot display (HEIC) names its full-size JPEG; any other is its own.
         full: d.full ?? link.getAttribute('href'),

@@ -27,26 +27,49 @@ function truncate(text: string, maxChars: number, maxBytes: number): string {
 }
 
 /**
- * A client's file name made safe to store and to put in a URL: the base name only (no
- * folders), letters of any script, digits, ' ', '-', '_' and '.', nothing hidden, a
- * lower-case extension, and short enough in bytes for any filesystem: "../../My Trip (1).JPG"
- * is stored as "My Trip -1.jpg".
+ * Characters no stored name may hold: folder separators, the characters Windows, SMB and
+ * exFAT refuse (an album tree is often copied to such a disk or share), and invisible ones:
+ * control characters, and format characters such as the right-to-left override, which can
+ * make "photo\u202Egpj.exe" read as "photoexe.jpg".
+ */
+const FORBIDDEN = /[/\\<>:"|?*\p{C}]+/gu;
+
+/** Names Windows reserves for devices, whatever follows their first dot ("con.jpg", "LPT1.backup.png"). */
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/**
+ * A client's file name made safe to store: the name as given where it is safe ("Summer photo
+ * (1).JPG" stays as it is, its extension case included: the catalogue reads extensions in any
+ * case), with only what could do harm changed: folders dropped ("../../x.jpg" is "x.jpg"),
+ * forbidden characters (FORBIDDEN) replaced by "-", runs of white space made one space,
+ * leading dots, spaces and dashes trimmed (hidden files, invisible names, names a shell reads
+ * as an option), trailing ones too (Windows drops them), a reserved device name prefixed
+ * with "_", and the whole cut short enough in bytes for any filesystem.
  */
 export function safeFileName(originalName: string, fallback = 'file'): { base: string; ext: string } {
   const leaf = originalName.normalize('NFC').split(/[/\\]/).pop() ?? '';
   const ext = path
     .extname(leaf)
-    .toLowerCase()
-    .replace(/[^a-z0-9.]/g, '')
+    .replace(/[^A-Za-z0-9.]/g, '')
     .slice(0, MAX_EXT_BYTES);
   let base = leaf.slice(0, leaf.length - path.extname(leaf).length);
   base = base
-    .replace(/\s+/g, ' ')
-    .replace(/[^\p{L}\p{M}\p{N}_. -]+/gu, '-')
-    .replace(/-{2,}/g, '-')
+    .replace(/[\s\p{Z}]+/gu, ' ')
+    .replace(FORBIDDEN, '-')
     .replace(/^[\s.-]+|[\s.-]+$/g, '');
   base = truncate(base, MAX_BASE_LENGTH, MAX_NAME_BYTES - ext.length).replace(/[\s.-]+$/, '');
-  return { base: base === '' ? fallback : base, ext };
+  if (base === '') base = fallback;
+  if (RESERVED.test(base.split('.')[0]!.trim())) base = `_${base}`;
+  return { base, ext };
+}
+
+/**
+ * Whether `name` may be stored as it is: safeFileName leaves it unchanged (a rename asks
+ * this; an upload's name is made safe instead).
+ */
+export function isSafeFileName(name: string): boolean {
+  const { base, ext } = safeFileName(name, '');
+  return base !== '' && ext !== '' && `${base}${ext}` === name;
 }
 
 /**

@@ -25,6 +25,12 @@ export interface AlbumMeta {
    * does not say: the nearest album above that says decides (album-tree.ts `hidesLocation`).
    */
   readonly hideLocation: boolean | undefined;
+  /** Text shown under the album's title on its page. */
+  readonly description: string | undefined;
+  /** A calendar date, `YYYY-MM-DD`, shown in the album's header. */
+  readonly date: string | undefined;
+  /** Captions by file name (shown in the viewer and as alt text); a Map, so no name reaches Object.prototype. */
+  readonly captions: ReadonlyMap<string, string>;
 }
 
 export class AlbumRecordError extends Error {
@@ -38,6 +44,17 @@ type FieldCheck = (value: unknown) => boolean;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isBoolean: FieldCheck = (v) => typeof v === 'boolean';
 const isNumber: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/** `YYYY-MM-DD` naming a day that exists (no 2023-02-29). */
+export function isIsoDate(v: unknown): v is string {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const day = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v;
+}
+
+/** `{"IMG_1.jpg": "Grandma's 90th"}`: file names (no folder) to strings. */
+const isCaptionMap: FieldCheck = (v) =>
+  isPlainObject(v) && Object.entries(v).every(([name, text]) => name !== '' && !/[/\\]/.test(name) && typeof text === 'string');
 
 /** Longest token a visitor's cookie, `X-Album-Token` header or share link may carry. */
 export const MAX_TOKEN_LENGTH = 256;
@@ -69,6 +86,9 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     sort: [(v) => (ALBUM_SORTS as readonly unknown[]).includes(v), `one of ${ALBUM_SORTS.join(', ')}`],
     token: [isWellFormedToken, TOKEN_RULE],
     hideLocation: [isBoolean, 'a boolean'],
+    description: [isString, 'a string'],
+    date: [isIsoDate, 'a date written YYYY-MM-DD'],
+    captions: [isCaptionMap, 'an object of file names to caption strings'],
   } satisfies Record<string, [FieldCheck, string]>),
 );
 
@@ -132,5 +152,8 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     sort: opt<AlbumSort>('sort') ?? 'name',
     token: opt<string>('token'),
     hideLocation: opt<boolean>('hideLocation'),
+    description: opt<string>('description') || undefined,
+    date: opt<string>('date'),
+    captions: new Map(Object.entries(opt<Record<string, string>>('captions') ?? {})),
   });
 }

@@ -130,7 +130,10 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       style: album.meta.style,
       counts,
       summary: summaryOf(counts, children.length),
-      dateRange: span?.text,
+      // An album date the owner set stands for the span of its photos' dates.
+      dateRange: album.meta.date === undefined ? span?.text : undefined,
+      description: album.meta.description,
+      date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date) },
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
       download,
@@ -173,6 +176,11 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** '12 photos · 1 video · 2 albums' under the title. */
+/** `2024-05-01` as the album header shows it: "1 May 2024" (the date is a calendar day, read in UTC so no time zone moves it). */
+function dateText(iso: string): string {
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
 function summaryOf(counts: { photos: number; videos: number }, albums: number): string {
   const parts = [];
   if (counts.photos) parts.push(plural(counts.photos, 'photo'));

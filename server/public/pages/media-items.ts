@@ -17,13 +17,18 @@ export interface MediaView {
   readonly kind: MediaKind;
   /** Path relative to ALBUMS_DIR, for `/api/exif?path=` and friends. */
   readonly path: string;
-  /** What it is and when ("Photo taken 3 June 2024 at 14:03"), never its file name (server/public/pages/taken-text.ts). */
+  /**
+   * Its caption when the owner wrote one (album.json `captions`), else what it is and when
+   * ("Photo taken 3 June 2024 at 14:03"), never its file name (server/public/pages/taken-text.ts).
+   */
   readonly alt: string;
   /**
    * When it was taken, `YYYY-MM-DDTHH:MM:SS` wall-clock without a zone (docs/api.md#dates):
    * the tile's `data-taken`, the viewer's caption. Null until its header has been read.
    */
   readonly taken: string | null;
+  /** Its caption in album.json, shown by the viewer; null when it has none. */
+  readonly caption: string | null;
   readonly original: string;
   /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC). */
   readonly full: string;
@@ -132,13 +137,15 @@ export async function mediaViews(
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
     const durationText = formatDuration(duration);
     const taken = d?.taken ?? null;
+    const caption = album.meta.captions.get(m.name) ?? null;
     return {
       index: offset + i,
       name: m.name,
       kind: m.kind,
       path: mediaPath,
-      alt: altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }),
+      alt: caption ?? altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }),
       taken,
+      caption,
       original: originalUrl(mediaPath),
       full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),

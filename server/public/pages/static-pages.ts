@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
-import type { HomeContentStore } from '../../core/home-content.js';
-import { isWebImage } from '../../core/media-catalogue.js';
+import { type HomeContentStore, heroImage } from '../../core/home-content.js';
 import { type CardView, cardFor, isShownLocked, listedChildren } from './cards.js';
 import type { MediaStats } from './media-stats.js';
 import { pageOf } from './page-cache.js';
@@ -69,7 +68,7 @@ export class StaticPages {
     if (name === 'home') {
       return {
         intro,
-        hero: this.#firstAsset('hero'),
+        hero: this.#firstAsset('hero', this.home.content.hero),
         cards: cards.map((c) => ({ ...c, imageUrl: c.image ? `/content/cards/${encodePath(c.image)}` : '' })),
       };
     }
@@ -109,12 +108,11 @@ export class StaticPages {
     return cardFor(node, isProtected(node), this.index, this.stats);
   }
 
-  /** URL of the first image in `CONTENT_DIR/assets/<kind>`, if any. */
-  #firstAsset(kind: 'hero' | 'landing'): string | undefined {
+  /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */
+  #firstAsset(kind: 'hero' | 'landing', chosen?: string): string | undefined {
     try {
-      const names = fs.readdirSync(path.join(this.contentDir, 'assets', kind)).filter((n) => !n.startsWith('.') && isWebImage(n));
-      names.sort();
-      return names[0] ? `/content/${kind}/${encodeURIComponent(names[0])}` : undefined;
+      const name = heroImage(fs.readdirSync(path.join(this.contentDir, 'assets', kind)), chosen);
+      return name ? `/content/${kind}/${encodeURIComponent(name)}` : undefined;
     } catch {
       return undefined;
     }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +9,7 @@ import sharp from 'sharp';
 import { AlbumIndex } from '../../../server/core/albums/album-index.js';
 import { type Config, loadConfig } from '../../../server/core/config.js';
 import { createAdminApp } from '../../../server/admin/app.js';
+import type { MediaPool } from '../../../server/media/pool.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../../support/temp-dir.js';
 import { quietLogger } from '../../support/capture-logger.js';
 
@@ -26,12 +28,17 @@ export interface AdminFixture {
 }
 
 /** A temp tree (albums, content, cache) with an admin app over it; no server is listening. */
-export async function createAdminFixture(opts: { maxUploadBytes?: number } = {}): Promise<AdminFixture> {
+export async function createAdminFixture(opts: { maxUploadBytes?: number; mediaPool?: MediaPool } = {}): Promise<AdminFixture> {
   const root = makeTempDir('gallery-admin-');
   for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
   const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '3999' }, root);
   const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
-  const app = createAdminApp(config, { index, maxUploadBytes: opts.maxUploadBytes, log: quietLogger });
+  const app = createAdminApp(config, {
+    index,
+    maxUploadBytes: opts.maxUploadBytes,
+    log: quietLogger,
+    ...(opts.mediaPool ? { mediaPool: opts.mediaPool } : {}),
+  });
   return {
     root,
     albumsDir: config.albumsDir,
@@ -115,4 +122,25 @@ export function listDir(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Every file and folder under `root`, hidden ones included, with a hash of each file's bytes:
+ * what a refused request must leave exactly as it was.
+ */
+export function treeHash(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(root, full);
+      if (entry.isDirectory()) {
+        out[`${rel}/`] = 'dir';
+        walk(full);
+      } else if (entry.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(full)}`;
+      else out[rel] = crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex');
+    }
+  };
+  walk(root);
+  return out;
 }

@@ -1,7 +1,10 @@
 // The right-hand panel: one album's settings, sharing, uploads, media and cache.
 import { api } from './api.js';
+import { albumOrderSection } from './album-order.js';
 import { copyText, encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
-import { shareLink } from './settings.js';
+import { mediaSection } from './photo-actions.js';
+import { publicBaseUrl, shareLink } from './settings.js';
+import { countOf } from './text.js';
 import { albumUploader } from './upload.js';
 
 const STYLES = ['grid', 'masonry', 'single'];
@@ -23,7 +26,8 @@ function uploaderFor(albumPath, reload) {
 
 /**
  * Renders `album` (GET /api/albums/{path}) into `panel`. `events` has:
- * changed(path) after a write, deleted(), newChild(path).
+ * changed(path) after a write, deleted(), newChild(path), albums() (every album),
+ * treeChanged() (refresh the album tree only).
  */
 export function renderAlbumEditor(panel, album, events) {
   const url = `/api/albums/${encodePath(album.path)}`;
@@ -46,12 +50,14 @@ export function renderAlbumEditor(panel, album, events) {
       { class: 'panel-head' },
       h('h2', { text: album.title }),
       h('span', { class: 'path', text: album.path }),
+      h('a', { class: 'view-on-site', href: `${publicBaseUrl()}/photos/${encodePath(album.path)}`, target: '_blank', rel: 'noopener' }, 'View on site'),
       h('button', { type: 'button', class: 'small', on: { click: () => events.newChild(album.path) } }, 'New child album'),
     ),
     settingsForm(album, save),
+    albumOrderSection(album.path, events.albums(), events.treeChanged),
     sharingSection(album, url, reload),
     h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
-    mediaSection(album, save),
+    mediaSection(album, { save, reload, albums: events.albums }),
     cacheSection(album),
     dangerSection(album, url, events),
   );
@@ -61,7 +67,14 @@ function settingsForm(album, save) {
   const field = (input, label) => h('label', {}, label, input);
   const title = h('input', { name: 'title', value: album.title, required: true });
   const password = h('input', { name: 'password', value: album.password ?? '', autocomplete: 'off', placeholder: 'none', spellcheck: 'false' });
-  const order = h('input', { name: 'order', type: 'number', step: 'any', value: album.order ?? '' });
+  const description = h('textarea', {
+    name: 'description',
+    value: album.description ?? '',
+    maxlength: 5000,
+    rows: 3,
+    placeholder: 'Shown under the title on the album page',
+  });
+  const date = h('input', { name: 'date', type: 'date', value: album.date ?? '' });
   const style = h(
     'select',
     { name: 'style' },
@@ -84,8 +97,9 @@ function settingsForm(album, save) {
       field(password, 'Password (empty: none)'),
       field(style, 'Layout'),
       field(sort, 'Order of photos'),
-      field(order, 'Order (lower first)'),
+      field(date, 'Date (shown in the header)'),
     ),
+    field(description, 'Description'),
     h(
       'div',
       { class: 'row' },
@@ -102,7 +116,6 @@ function settingsForm(album, save) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const data = new FormData(form);
-    const orderText = String(data.get('order')).trim();
     save(
       {
         title: String(data.get('title')),
@@ -110,7 +123,8 @@ function settingsForm(album, save) {
         style: String(data.get('style')),
         // The default is no field at all: album.json stays as the owner wrote it.
         sort: data.get('sort') === 'date' ? 'date' : null,
-        order: orderText === '' ? null : Number(orderText),
+        description: String(data.get('description')),
+        date: String(data.get('date')),
         hidden: data.get('hidden') === 'on',
         isCollection: data.get('isCollection') === 'on',
         allowAnonymous: data.get('allowAnonymous') === 'on',
@@ -197,47 +211,11 @@ function sharingSection(album, url, reload) {
   );
 }
 
-function mediaSection(album, save) {
-  if (album.media.length === 0) return h('section', {}, h('h3', { text: 'Media' }), h('p', { class: 'empty', text: 'No photos or videos yet.' }));
-  const figures = album.media.map((m) => {
-    const src = `${m.url}?v=${encodeURIComponent(m.modified)}`;
-    const preview =
-      m.kind === 'image'
-        ? h('img', { src, alt: m.name, loading: 'lazy', decoding: 'async' })
-        : h('video', { src, preload: 'metadata', muted: true, controls: true });
-    const isCover = album.thumbnail === m.name;
-    return h(
-      'figure',
-      { class: isCover ? 'cover' : null, dataset: { name: m.name } },
-      preview,
-      h('figcaption', { text: `${m.name} · ${formatBytes(m.size)}`, title: m.name }),
-      isCover ? null : h('button', { type: 'button', class: 'small pick', on: { click: () => save({ thumbnail: m.name }, 'Cover set') } }, 'Cover'),
-    );
-  });
-  return h(
-    'section',
-    {},
-    h(
-      'div',
-      { class: 'row' },
-      h('h3', { text: `Media · ${album.photoCount} photos, ${album.videoCount} videos` }),
-      album.thumbnail
-        ? h(
-            'button',
-            { type: 'button', class: 'small', on: { click: () => save({ thumbnail: null }, 'Cover reset to the first photo') } },
-            'Use first photo as cover',
-          )
-        : h('span', { class: 'explain', text: 'Cover: the first photo (pick another with “Cover”).' }),
-    ),
-    h('div', { class: 'media-grid', id: 'media-grid' }, figures),
-  );
-}
-
 function cacheSection(album) {
   const url = `/api/cache/album/${encodePath(album.path)}`;
   const out = h('span', { class: 'explain', text: '…' });
   const show = (stats) => {
-    out.textContent = `${stats.files} thumbnails, ${formatBytes(stats.bytes)}`;
+    out.textContent = `${countOf(stats.files, 'thumbnail')}, ${formatBytes(stats.bytes)}`;
   };
   api('GET', url).then(show, (err) => {
     out.textContent = err.message;

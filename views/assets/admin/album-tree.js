@@ -44,7 +44,18 @@ function renderNode(node, selected, onSelect) {
           badges(child.album),
           h('span', { class: 'count', text: `${child.album.photoCount + child.album.videoCount}` }),
         )
-      : h('div', { class: 'folder', text: child.name });
+      : // A plain folder (a year, a category): opens the order of the albums in it.
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'folder',
+            'aria-current': child.path === selected ? 'true' : null,
+            dataset: { path: child.path },
+            on: { click: () => onSelect(child.path) },
+          },
+          child.name,
+        );
     return h('li', {}, label, child.children.size ? renderNode(child, selected, onSelect) : null);
   });
   return h('ul', {}, items);

@@ -1,8 +1,11 @@
 // The Albums tab: the tree, the editor of the selected album, and the "new album" dialog.
 import { renderAlbumEditor } from './album-editor.js';
+import { albumOrderSection, childAlbumsOf } from './album-order.js';
 import { renderAlbumTree } from './album-tree.js';
 import { api } from './api.js';
 import { encodePath, h, notify, replaceChildren } from './dom.js';
+import { publicBaseUrl } from './settings.js';
+import { slugOf } from './text.js';
 
 let albums = [];
 let selected = null;
@@ -37,6 +40,10 @@ export async function selectAlbum(path) {
   selected = path;
   renderAlbumTree(document.getElementById('album-tree'), albums, selected, selectAlbum);
   const panel = document.getElementById('album-panel');
+  if (!albums.some((a) => a.path === path)) {
+    renderFolder(panel, path);
+    return;
+  }
   let album;
   try {
     album = await api('GET', `/api/albums/${encodePath(path)}`);
@@ -56,7 +63,29 @@ export async function selectAlbum(path) {
       await loadAlbums();
     },
     newChild: (p) => openNewAlbumDialog(`${p}/`),
+    albums: () => albums,
+    treeChanged: () => void loadAlbums(),
   });
+}
+
+/** A plain folder (a year, a category): the order of the albums in it, and a new album there. */
+function renderFolder(panel, path) {
+  const order = albumOrderSection(path, albums, () => void loadAlbums());
+  replaceChildren(
+    panel,
+    h(
+      'div',
+      { class: 'panel-head' },
+      h('h2', { text: path.slice(path.lastIndexOf('/') + 1) }),
+      h('span', { class: 'path', text: `Folder ${path}` }),
+      h('button', { type: 'button', class: 'small', on: { click: () => openNewAlbumDialog(`${path}/`) } }, 'New album here'),
+    ),
+    order ??
+      h('p', {
+        class: 'explain',
+        text: childAlbumsOf(path, albums).length === 1 ? 'One album in this folder: nothing to order.' : 'No albums directly in this folder.',
+      }),
+  );
 }
 
 /** The new-album dialog and its form (views/admin.ejs). */
@@ -68,19 +97,44 @@ function newAlbumDialog() {
   return { dialog, form, field, error };
 }
 
+/** The path last suggested from the title: while the path field still holds it, a new title suggests another. */
+let suggestedPath = '';
+
 function openNewAlbumDialog(prefix = '') {
   const { dialog, form, field, error } = newAlbumDialog();
   form.reset();
   field('path').value = prefix;
+  suggestedPath = prefix;
+  showAddress();
   error.hidden = true;
   dialog.showModal();
-  field('path').focus();
+  field('title').focus();
+}
+
+/** The new album's address on the public site, under the path field. */
+function showAddress() {
+  const { form, field } = newAlbumDialog();
+  const path = field('path').value.trim().replace(/\/+$/, '');
+  /** @type {HTMLElement} */ (form.querySelector('.address-preview')).textContent = path ? `Address: ${publicBaseUrl()}/photos/${encodePath(path)}` : '';
+}
+
+/** "Beach Day" typed as the title makes the path's last folder "beach-day", unless the path was typed by hand. */
+function suggestPath() {
+  const { field } = newAlbumDialog();
+  const path = field('path');
+  if (path.value !== suggestedPath && path.value !== '' && !path.value.endsWith('/')) return;
+  const dir = path.value.slice(0, path.value.lastIndexOf('/') + 1);
+  path.value = `${dir}${slugOf(field('title').value)}`;
+  suggestedPath = path.value;
+  showAddress();
 }
 
 export function initAlbums() {
   const { dialog, form, field, error } = newAlbumDialog();
   document.getElementById('new-album-button').addEventListener('click', () => openNewAlbumDialog());
   form.querySelector('[data-close]').addEventListener('click', () => dialog.close());
+  field('title').addEventListener('input', suggestPath);
+  field('path').addEventListener('input', showAddress);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const path = field('path').value.trim().replace(/\/+$/, '');

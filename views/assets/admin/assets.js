@@ -2,11 +2,35 @@
 import { api, uploadFile } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
 import { acceptOf } from './media-types.js';
+import { countOf } from './text.js';
 
 const FOLDERS = [
-  ['hero', 'Hero images', 'Large images of the home page.'],
-  ['cards', 'Card images', 'Images of the home page cards; use the file name in a card’s “Image” field.'],
+  ['hero', 'Hero images', 'The large image across the home page: choose which one it shows (the first by name until you do).'],
+  ['cards', 'Card images', 'Images of the home page cards; pick one in a card’s “Image” field (Home page tab).'],
 ];
+
+/** A site image's preview: its thumbnail, never the original (routes/thumbnail-previews.ts on the server). */
+const previewOf = (kind, f) => `/previews/site/${kind}/${encodeURIComponent(f.name)}?size=small&v=${encodeURIComponent(f.modified)}`;
+
+/** The hero choice: which image the home page shows (GET/PUT /api/home/hero). */
+function heroChoice(name, hero, render) {
+  const input = h('input', { type: 'radio', name: 'hero-choice', value: name, checked: hero.shown === name });
+  input.addEventListener('change', async () => {
+    try {
+      await api('PUT', '/api/home/hero', { image: name });
+      notify(`${name} is now the home page’s hero image`);
+    } catch (err) {
+      notify(err.message, { error: true });
+    }
+    await render();
+  });
+  return h(
+    'label',
+    { class: 'check hero-choice' },
+    input,
+    hero.shown === name ? (hero.image ? 'Shown on the home page' : 'Shown (first by name)') : 'Show on the home page',
+  );
+}
 
 function uploadButton(label, url, { multiple, accept, onDone }) {
   const input = h('input', { type: 'file', accept, multiple, 'aria-label': label });
@@ -22,7 +46,7 @@ function uploadButton(label, url, { multiple, accept, onDone }) {
         notify(`${file.name}: ${err.body?.results?.[0]?.error ?? err.message}`, { error: true });
       }
     }
-    if (stored > 0) notify(`${stored} image${stored > 1 ? 's' : ''} uploaded`);
+    if (stored > 0) notify(`${countOf(stored, 'image')} uploaded`);
     onDone();
   });
   return h('label', { class: 'row' }, label, input);
@@ -32,8 +56,9 @@ async function folderBlock(kind, title, help) {
   const block = h('div', { class: 'card-box asset-block' });
   const render = async () => {
     let files;
+    let hero;
     try {
-      files = await api('GET', `/api/assets/${kind}`);
+      [files, hero] = await Promise.all([api('GET', `/api/assets/${kind}`), kind === 'hero' ? api('GET', '/api/home/hero') : undefined]);
     } catch (err) {
       replaceChildren(block, h('p', { class: 'form-error', text: err.message }));
       return;
@@ -52,13 +77,14 @@ async function folderBlock(kind, title, help) {
               h(
                 'figure',
                 {},
-                h('img', { src: `${f.url}?v=${encodeURIComponent(f.modified)}`, alt: f.name, loading: 'lazy' }),
+                h('img', { src: previewOf(kind, f), alt: f.name, loading: 'lazy' }),
                 h(
                   'figcaption',
                   {},
                   h('span', { text: `${f.name} · ${formatBytes(f.size)}` }),
                   h('button', { type: 'button', class: 'danger small', on: { click: () => remove(f.name) } }, 'Delete'),
                 ),
+                hero ? heroChoice(f.name, hero, render) : null,
               ),
             ),
           ),
@@ -86,7 +112,7 @@ async function landingBlock() {
     notify(err.message, { error: true });
   }
   const preview = current[0]
-    ? h('img', { class: 'landing-preview', alt: 'Current landing image', src: `${current[0].url}?v=${encodeURIComponent(current[0].modified)}` })
+    ? h('img', { class: 'landing-preview', alt: 'Current landing image', src: previewOf('landing', current[0]).replace('size=small', 'size=medium') })
     : h('p', { class: 'empty', text: 'No landing image yet.' });
   return h(
     'div',

@@ -2,6 +2,7 @@
 // button to clear them all.
 import { api } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
+import { countOf } from './text.js';
 
 function table(stats) {
   return h(
@@ -50,7 +51,7 @@ export async function renderCacheStats() {
       const answer = await api('DELETE', '/api/cache/stats');
       const { removed } = answer;
       notify(
-        `Removed ${removed.files} thumbnails (${formatBytes(removed.bytes)}), ${removed.webVideo.files} web videos (${formatBytes(removed.webVideo.bytes)}) and ${removed.fullSize.files} full-size JPEGs (${formatBytes(removed.fullSize.bytes)})`,
+        `Removed ${countOf(removed.files, 'thumbnail')} (${formatBytes(removed.bytes)}), ${countOf(removed.webVideo.files, 'web video')} (${formatBytes(removed.webVideo.bytes)}) and ${countOf(removed.fullSize.files, 'full-size JPEG')} (${formatBytes(removed.fullSize.bytes)})`,
       );
     } catch (err) {
       notify(err.message, { error: true });

@@ -5,9 +5,32 @@ import { h, notify, replaceChildren } from './dom.js';
 const CARD_FIELDS = [
   ['title', 'Title', 'input'],
   ['description', 'Description', 'textarea'],
-  ['image', 'Image (file name from Site images › Card images)', 'input'],
-  ['link', 'Link (/photos/… or a URL)', 'input'],
+  ['image', 'Image (from Site images › Card images)', 'select'],
+  ['link', 'Link: a page of this site (/photos/…) or an http(s):// address', 'input'],
 ];
+
+const previewOf = (name) => `/previews/site/cards/${encodeURIComponent(name)}?size=small`;
+
+/** The card image picker: the card images uploaded under Site images, with a preview of the one chosen. */
+function imagePicker(current, images) {
+  const names = images.map((f) => f.name);
+  const select = h(
+    'select',
+    { name: 'image' },
+    h('option', { value: '', text: 'No image', selected: !current }),
+    names.map((n) => h('option', { value: n, text: n, selected: n === current })),
+    // A name that is no longer there (deleted since): kept visible, so saving does not silently drop it.
+    current && !names.includes(current) ? h('option', { value: current, text: `${current} (missing)`, selected: true }) : null,
+  );
+  const img = h('img', { class: 'card-image-preview', alt: '', hidden: !current });
+  const show = () => {
+    img.hidden = select.value === '';
+    if (select.value) img.setAttribute('src', previewOf(select.value));
+  };
+  select.addEventListener('change', show);
+  show();
+  return { select, preview: img };
+}
 
 async function act(promise, message) {
   try {
@@ -35,11 +58,17 @@ function introForm(intro) {
   return h('div', { class: 'card-box' }, h('h3', { text: 'Intro' }), form);
 }
 
-function cardForm(card, { index, count, reload }) {
+function cardForm(card, { index, count, reload, images }) {
   const form = h(
     'form',
     { class: 'stack card-box', dataset: { id: card?.id ?? '' } },
-    CARD_FIELDS.map(([name, label, tag]) => h('label', {}, label, h(tag, { name, value: card?.[name] ?? '', required: name === 'title' }))),
+    CARD_FIELDS.map(([name, label, tag]) => {
+      if (tag === 'select') {
+        const picker = imagePicker(card?.image ?? '', images);
+        return h('label', {}, label, picker.select, picker.preview);
+      }
+      return h('label', {}, label, h(tag, { name, value: card?.[name] ?? '', required: name === 'title' }));
+    }),
     h(
       'div',
       { class: 'row end' },
@@ -79,8 +108,9 @@ export async function renderHomeEditor() {
   const container = document.getElementById('home-editor');
   let intro;
   let cards;
+  let images;
   try {
-    [intro, cards] = await Promise.all([api('GET', '/api/home/intro'), api('GET', '/api/home/cards')]);
+    [intro, cards, images] = await Promise.all([api('GET', '/api/home/intro'), api('GET', '/api/home/cards'), api('GET', '/api/assets/cards')]);
   } catch (err) {
     replaceChildren(container, h('p', { class: 'form-error', text: err.message }));
     return;
@@ -93,8 +123,8 @@ export async function renderHomeEditor() {
     h(
       'div',
       { class: 'cards-list' },
-      cards.map((card, index) => cardForm(card, { index, count: cards.length, reload })),
-      cardForm(null, { index: cards.length, count: cards.length, reload }),
+      cards.map((card, index) => cardForm(card, { index, count: cards.length, reload, images })),
+      cardForm(null, { index: cards.length, count: cards.length, reload, images }),
     ),
   );
 }

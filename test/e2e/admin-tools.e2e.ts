@@ -1,0 +1,300 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { createAdminApp } from '../../server/admin/app.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { type Config, loadConfig } from '../../server/core/config.js';
+import { createGallery, type Gallery } from '../../server/gallery.js';
+import { makeJpeg, makeMp4 } from '../admin/support/admin-fixture.js';
+import { launchBrowser } from '../support/browser.js';
+import { quietLogger } from '../support/capture-logger.js';
+import { type LoopbackServer, listenOnLoopback } from '../support/loopback-server.js';
+import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+import { eventuallyPasses } from '../support/eventually-passes.js';
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1440, height: 900 } };
+
+describe("the owner's tools in Chromium, seen on the public site", function () {
+  this.timeout(120_000);
+  let root: string;
+  let config: Config;
+  let index: AlbumIndex;
+  let admin: Server;
+  let adminUrl: string;
+  let gallery: Gallery;
+  let site: LoopbackServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  /** Script errors, CSP violations and failed requests of the admin page: it must run clean. */
+  let problems: string[];
+  /** Every URL the admin page asked for. */
+  let requested: string[];
+
+  const albumFile = (...rel: string[]) => path.join(config.albumsDir, ...rel);
+  const readAlbumJson = (albumPath: string) => JSON.parse(fs.readFileSync(albumFile(albumPath, 'album.json'), 'utf8')) as Record<string, unknown>;
+
+  before(async () => {
+    root = makeTempDir('gallery-admin-tools-e2e-');
+    for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
+    const albums = path.join(root, 'albums');
+    const trip = writeAlbum(albums, '2024/trip', { title: 'Trip', token: 'trip-token-0123456789' });
+    fs.writeFileSync(path.join(trip, 'IMG_1.jpg'), await makeJpeg(320, 240));
+    fs.writeFileSync(path.join(trip, 'IMG_2.jpg'), await makeJpeg(200, 150));
+    fs.writeFileSync(path.join(trip, 'IMG_3.jpg'), await makeJpeg(240, 180));
+    fs.writeFileSync(path.join(trip, 'IMG_4.jpg'), await makeJpeg(240, 180));
+    fs.writeFileSync(path.join(trip, 'clip.mp4'), await makeMp4());
+    writeAlbum(albums, '2024/other', { title: 'Other', token: 'other-token-0123456789' });
+    writeAlbum(albums, '2024/zoo', { title: 'Zoo', token: 'zoo-token-0123456789' });
+    const hero = path.join(root, 'content', 'assets', 'hero');
+    fs.mkdirSync(hero, { recursive: true });
+    fs.writeFileSync(path.join(hero, 'a-alps.jpg'), await makeJpeg(1200, 500));
+    fs.writeFileSync(path.join(hero, 'b-lisbon.jpg'), await makeJpeg(1200, 500));
+
+    config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '0', WORKERS: '1' }, root);
+    gallery = await createGallery(config, { watch: true, log: quietLogger });
+    site = await listenOnLoopback(gallery.handler);
+    index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
+    const app = createAdminApp(config, { index, log: quietLogger });
+    admin = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    adminUrl = `http://127.0.0.1:${(admin.address() as { port: number }).port}`;
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => admin?.close(resolve));
+    await site?.close();
+    await gallery?.close();
+    index?.close();
+    removeTempDir(root);
+  });
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    expect(problems).to.deep.equal([]);
+  });
+
+  /** The admin page in a fresh context, its public site address set to the test's public server. */
+  async function openAdmin(device: typeof DESKTOP | typeof PHONE = DESKTOP, hash = ''): Promise<Page> {
+    const context = await browser.newContext(device);
+    contexts.push(context);
+    const page = await context.newPage();
+    problems = [];
+    requested = [];
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    page.on('request', (req) => requested.push(req.url()));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
+    });
+    await page.addInitScript((url) => localStorage.setItem('gallery-admin.public-base-url', url), site.url);
+    await page.goto(`${adminUrl}/${hash}`);
+    return page;
+  }
+
+  async function openAlbum(page: Page, title: string): Promise<void> {
+    await page
+      .locator('#album-tree')
+      .getByRole('button', { name: new RegExp(`^${title}`) })
+      .click();
+    await page.locator('#album-panel h2', { hasText: title }).waitFor();
+  }
+
+  /** Opens the actions dialog of one photo or video of the open album. */
+  async function openPhoto(page: Page, name: string): Promise<ReturnType<Page['locator']>> {
+    await page.locator(`#media-grid figure[data-name="${name}"] button.tile`).click();
+    const dialog = page.locator('#photo-dialog');
+    await dialog.locator('h2', { hasText: name }).waitFor();
+    return dialog;
+  }
+
+  const publicPage = async (albumPath: string) => (await fetch(`${site.url}/photos/${albumPath}`)).text();
+  const publicMedia = async (albumPath: string) =>
+    ((await (await fetch(`${site.url}/api/album-media?path=${encodeURIComponent(albumPath)}`)).json()) as { items: Array<Record<string, unknown>> }).items;
+
+  it('should preview photos with thumbnails and videos with their poster, never loading an original', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const img = page.locator('#media-grid figure[data-name="IMG_1.jpg"] img');
+    await page.waitForFunction((el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth === 320, await img.elementHandle());
+    const poster = page.locator('#media-grid figure[data-name="clip.mp4"] img');
+    await page.waitForFunction((el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth === 160, await poster.elementHandle());
+    expect(await page.locator('#media-grid video').count()).to.equal(0);
+    expect(await page.locator('#album-panel h3', { hasText: 'Media ·' }).textContent()).to.equal('Media · 4 photos, 1 video');
+    expect(requested.filter((u) => u.includes('/previews/'))).to.have.length(5);
+    expect(requested.filter((u) => u.includes('/media/'))).to.deep.equal([]);
+    // A video's dialog shows its poster, and loads the video only when played.
+    const dialog = await openPhoto(page, 'clip.mp4');
+    const video = dialog.locator('video');
+    expect(await video.getAttribute('poster')).to.match(/^\/previews\/albums\/2024\/trip\/clip\.mp4\?size=medium&v=/);
+    expect(await video.getAttribute('preload')).to.equal('none');
+    expect(requested.filter((u) => u.includes('/media/'))).to.deep.equal([]);
+  });
+
+  it('should caption a photo: the public page has it on the tile and as alt text', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const dialog = await openPhoto(page, 'IMG_2.jpg');
+    await dialog.getByLabel('Caption').fill("Grandma's 90th");
+    await dialog.getByRole('button', { name: 'Save caption' }).click();
+    await page.locator('#notice', { hasText: 'Caption saved' }).waitFor();
+    await page.locator('#media-grid figure[data-name="IMG_2.jpg"] .tile-caption', { hasText: "Grandma's 90th" }).waitFor();
+    expect(readAlbumJson('2024/trip').captions).to.deep.equal({ 'IMG_2.jpg': "Grandma's 90th" });
+    await eventuallyPasses(async () => {
+      const html = await publicPage('2024/trip');
+      expect(html).to.include('data-caption="Grandma&#39;s 90th"');
+      expect(html).to.include('alt="Grandma&#39;s 90th"');
+    });
+    const item = (await publicMedia('2024/trip')).find((i) => i.name === 'IMG_2.jpg');
+    expect(item).to.include({ caption: "Grandma's 90th" });
+  });
+
+  it('should rename a photo: the public site has it under its new name only', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const dialog = await openPhoto(page, 'IMG_3.jpg');
+    await dialog.getByLabel('Name').fill('Summer photo (1)');
+    await dialog.getByRole('button', { name: 'Rename' }).click();
+    await page.locator('#media-grid figure[data-name="Summer photo (1).jpg"]').waitFor();
+    expect(fs.existsSync(albumFile('2024', 'trip', 'Summer photo (1).jpg'))).to.equal(true);
+    await eventuallyPasses(async () => {
+      const names = (await publicMedia('2024/trip')).map((i) => i.name);
+      expect(names).to.include('Summer photo (1).jpg').and.not.include('IMG_3.jpg');
+    });
+    expect((await fetch(`${site.url}/albums/2024/trip/IMG_3.jpg`)).status).to.equal(404);
+    expect((await fetch(`${site.url}/albums/2024/trip/Summer%20photo%20(1).jpg`)).status).to.equal(200);
+  });
+
+  it('should rotate a photo losslessly: the public thumbnail has its sides swapped', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const dialog = await openPhoto(page, 'IMG_1.jpg');
+    await dialog.getByRole('button', { name: '↻ Rotate right' }).click();
+    await page.locator('#notice', { hasText: 'Turned right' }).waitFor();
+    // The dialog's preview is made again from the turned photo.
+    await page.waitForFunction(() => {
+      const img = document.querySelector('#photo-dialog .photo-preview img');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 240 && img.naturalHeight === 320;
+    });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await eventuallyPasses(async () => {
+      const item = (await publicMedia('2024/trip')).find((i) => i.name === 'IMG_1.jpg')!;
+      expect([item.width, item.height]).to.deep.equal([240, 320]);
+      const thumb = Buffer.from(await (await fetch(`${site.url}${item.src as string}`)).arrayBuffer());
+      expect(await sharp(thumb).metadata()).to.include({ width: 240, height: 320 });
+    });
+    // The original's pixels are the same; only its orientation tag changed.
+    expect(await sharp(albumFile('2024', 'trip', 'IMG_1.jpg')).metadata()).to.include({ width: 320, height: 240, orientation: 6 });
+  });
+
+  it('should move a photo to another album: the public site shows it there', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const dialog = await openPhoto(page, 'IMG_4.jpg');
+    await dialog.getByLabel('Move to album').selectOption('2024/other');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.locator('#notice', { hasText: 'Moved to 2024/other' }).waitFor();
+    await page.locator('#media-grid figure[data-name="IMG_4.jpg"]').waitFor({ state: 'detached' });
+    await eventuallyPasses(async () => {
+      expect((await publicMedia('2024/other')).map((i) => i.name)).to.deep.equal(['IMG_4.jpg']);
+      expect((await publicMedia('2024/trip')).map((i) => i.name)).to.not.include('IMG_4.jpg');
+    });
+  });
+
+  it('should delete a photo to the trash: gone from the public page, its URLs 404', async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Trip');
+    const dialog = await openPhoto(page, 'IMG_2.jpg');
+    page.once('dialog', (confirm) => void confirm.accept());
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.locator('#notice', { hasText: 'IMG_2.jpg moved to the trash' }).waitFor();
+    await page.locator('#media-grid figure[data-name="IMG_2.jpg"]').waitFor({ state: 'detached' });
+    const trashed = fs.readdirSync(path.join(config.albumsDir, '.trash'), { recursive: true }).map(String);
+    expect(trashed.some((p) => p.endsWith(path.join('2024', 'trip', 'IMG_2.jpg')))).to.equal(true);
+    await eventuallyPasses(async () => {
+      expect(await publicPage('2024/trip')).to.not.include('IMG_2.jpg');
+    });
+    expect((await fetch(`${site.url}/albums/2024/trip/IMG_2.jpg`)).status).to.equal(404);
+    expect((await fetch(`${site.url}/api/thumbnail?path=2024/trip/IMG_2.jpg&size=small`)).status).to.equal(404);
+  });
+
+  it('should order the albums of a folder by drag and drop, and with the keyboard', async () => {
+    const page = await openAdmin();
+    await page.locator('#album-tree button.folder', { hasText: '2024' }).click();
+    const list = page.locator('#album-panel .order-list');
+    const titles = () => list.locator('.order-title').allTextContents();
+    expect(await titles()).to.deep.equal(['Other', 'Trip', 'Zoo']);
+    await list.locator('li', { hasText: 'Zoo' }).dragTo(list.locator('li', { hasText: 'Other' }), { targetPosition: { x: 20, y: 2 } });
+    await page.locator('#notice', { hasText: 'Order saved' }).waitFor();
+    expect(await titles()).to.deep.equal(['Zoo', 'Other', 'Trip']);
+    expect([readAlbumJson('2024/zoo').order, readAlbumJson('2024/other').order, readAlbumJson('2024/trip').order]).to.deep.equal([1, 2, 3]);
+
+    // The keyboard: focus "Move Trip up", press Enter; the focus stays on it.
+    await page.getByRole('button', { name: 'Move Trip up' }).focus();
+    await page.keyboard.press('Enter');
+    await eventuallyPasses(async () => {
+      expect(readAlbumJson('2024/trip').order).to.equal(2);
+    });
+    expect(await titles()).to.deep.equal(['Zoo', 'Trip', 'Other']);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Move Trip up');
+    await eventuallyPasses(async () => {
+      const html = await (await fetch(`${site.url}/photos`)).text();
+      const at = (t: string) => html.indexOf(`>${t}<`);
+      expect(at('Zoo')).to.be.greaterThan(-1);
+      expect(at('Zoo')).to.be.lessThan(at('Trip'));
+      expect(at('Trip')).to.be.lessThan(at('Other'));
+    });
+  });
+
+  it('should choose the hero image of the home page', async () => {
+    const page = await openAdmin(DESKTOP, '#assets');
+    const block = page.locator('.asset-block', { hasText: 'Hero images' });
+    await block.locator('figure', { hasText: 'a-alps.jpg' }).getByText('Shown (first by name)').waitFor();
+    await block.locator('figure', { hasText: 'b-lisbon.jpg' }).getByRole('radio').check();
+    await page.locator('#notice', { hasText: 'b-lisbon.jpg is now' }).waitFor();
+    await block.locator('figure', { hasText: 'b-lisbon.jpg' }).getByText('Shown on the home page').waitFor();
+    // Site images are previewed from thumbnails too.
+    expect(requested.filter((u) => u.includes('/content-assets/'))).to.deep.equal([]);
+    await eventuallyPasses(async () => {
+      const html = await (await fetch(`${site.url}/home`)).text();
+      expect(html).to.include('/content/hero/b-lisbon.jpg').and.not.include('a-alps.jpg');
+    });
+  });
+
+  it('should suggest a new album’s folder from its title and link it on the site', async () => {
+    const page = await openAdmin();
+    await page.locator('#album-tree button.folder', { hasText: '2024' }).click();
+    await page.getByRole('button', { name: 'New album here' }).click();
+    const dialog = page.locator('#new-album-dialog');
+    await dialog.getByLabel('Title').fill('Beach Day');
+    expect(await dialog.getByLabel('Path').inputValue()).to.equal('2024/beach-day');
+    expect(await dialog.locator('.address-preview').textContent()).to.equal(`Address: ${site.url}/photos/2024/beach-day`);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#album-panel h2', { hasText: 'Beach Day' }).waitFor();
+    expect(await page.getByRole('link', { name: 'View on site' }).getAttribute('href')).to.equal(`${site.url}/photos/2024/beach-day`);
+    expect(readAlbumJson('2024/beach-day')).to.include({ title: 'Beach Day' });
+  });
+
+  it('should keep every button label on one line on a phone ("Delete", not "Delet / e")', async () => {
+    const cards = path.join(root, 'content', 'assets', 'cards');
+    fs.mkdirSync(cards, { recursive: true });
+    fs.writeFileSync(path.join(cards, 'a-very-long-card-image-file-name-without-spaces.jpg'), await makeJpeg());
+    const page = await openAdmin(PHONE, '#assets');
+    const button = page.locator('.asset-block', { hasText: 'Card images' }).getByRole('button', { name: 'Delete' });
+    await button.waitFor();
+    const box = await button.evaluate((el) => {
+      const lineHeight = Number.parseFloat(getComputedStyle(el).lineHeight) || 16;
+      return { height: el.getBoundingClientRect().height, lineHeight, fits: el.scrollWidth <= el.clientWidth };
+    });
+    expect(box.fits).to.equal(true);
+    expect(box.height).to.be.below(box.lineHeight * 2);
+  });
+});

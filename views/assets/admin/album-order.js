@@ -1,0 +1,106 @@
+// The order of the child albums of a folder or album: dragged into place, or moved with the
+// ↑ ↓ buttons from the keyboard. Every change is saved at once (PUT /api/album-order writes
+// each album's `order`: 1, 2, 3…), and the gallery lists them so.
+import { api } from './api.js';
+import { h, notify } from './dom.js';
+
+const parentOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const nameOf = (path) => path.slice(path.lastIndexOf('/') + 1);
+
+/** As the gallery lists them (server/core/albums/scan.ts): by `order`, albums without one last, then by title. */
+function galleryOrder(a, b) {
+  const oa = a.order ?? Number.POSITIVE_INFINITY;
+  const ob = b.order ?? Number.POSITIVE_INFINITY;
+  if (oa !== ob) return oa < ob ? -1 : 1;
+  return a.title.localeCompare(b.title, undefined, { numeric: true });
+}
+
+/** The albums directly inside `parentPath` ('' for the top), in the gallery's order. */
+export function childAlbumsOf(parentPath, albums) {
+  return albums.filter((a) => parentOf(a.path) === parentPath).sort(galleryOrder);
+}
+
+/**
+ * The section listing the child albums of `parentPath` to reorder; null when there are fewer
+ * than two. `onSaved` runs after each saved change (the album tree refreshes).
+ */
+export function albumOrderSection(parentPath, albums, onSaved) {
+  const children = childAlbumsOf(parentPath, albums);
+  if (children.length < 2) return null;
+  const list = h('ol', { class: 'order-list', 'aria-label': 'Child albums, in the order the gallery shows them' });
+
+  async function save() {
+    const names = [...list.children].map((li) => nameOf(/** @type {HTMLElement} */ (li).dataset.path));
+    try {
+      await api('PUT', '/api/album-order', { parent: parentPath, albums: names });
+      notify('Order saved');
+      onSaved();
+    } catch (err) {
+      notify(err.message, { error: true });
+    }
+  }
+
+  function refreshButtons() {
+    const items = [...list.children];
+    items.forEach((li, i) => {
+      /** @type {HTMLButtonElement} */ (li.querySelector('[data-move="-1"]')).disabled = i === 0;
+      /** @type {HTMLButtonElement} */ (li.querySelector('[data-move="1"]')).disabled = i === items.length - 1;
+    });
+  }
+
+  function move(li, delta) {
+    const sibling = delta < 0 ? li.previousElementSibling : li.nextElementSibling;
+    if (!sibling) return;
+    if (delta < 0) sibling.before(li);
+    else sibling.after(li);
+    refreshButtons();
+    /** @type {HTMLElement} */ (li.querySelector(`[data-move="${delta}"]`))?.focus();
+    void save();
+  }
+
+  let dragged = null;
+  let before = '';
+  for (const album of children) {
+    const li = h(
+      'li',
+      { draggable: 'true', dataset: { path: album.path } },
+      h('span', { class: 'drag-handle', 'aria-hidden': 'true', text: '⠿' }),
+      h('span', { class: 'order-title', text: album.title }),
+      h('span', { class: 'hint', text: nameOf(album.path) }),
+      h('button', { type: 'button', class: 'small', dataset: { move: '-1' }, 'aria-label': `Move ${album.title} up`, on: { click: () => move(li, -1) } }, '↑'),
+      h('button', { type: 'button', class: 'small', dataset: { move: '1' }, 'aria-label': `Move ${album.title} down`, on: { click: () => move(li, 1) } }, '↓'),
+    );
+    li.addEventListener('dragstart', (e) => {
+      dragged = li;
+      before = [...list.children].map((x) => /** @type {HTMLElement} */ (x).dataset.path).join('\n');
+      li.classList.add('dragging');
+      e.dataTransfer.effectAllowed = 'move';
+      e.dataTransfer.setData('text/plain', album.path);
+    });
+    li.addEventListener('dragover', (e) => {
+      if (!dragged || dragged === li) return;
+      e.preventDefault();
+      const box = li.getBoundingClientRect();
+      if (e.clientY < box.top + box.height / 2) li.before(dragged);
+      else li.after(dragged);
+    });
+    li.addEventListener('drop', (e) => e.preventDefault());
+    li.addEventListener('dragend', () => {
+      li.classList.remove('dragging');
+      dragged = null;
+      refreshButtons();
+      const after = [...list.children].map((x) => /** @type {HTMLElement} */ (x).dataset.path).join('\n');
+      if (after !== before) void save();
+    });
+    list.append(li);
+  }
+  refreshButtons();
+
+  return h(
+    'section',
+    { class: 'order-section' },
+    h('h3', { text: 'Order of the child albums' }),
+    h('p', { class: 'hint', text: 'Drag an album to its place, or use ↑ and ↓. Saved at once; the gallery lists them in this order.' }),
+    list,
+  );
+}
