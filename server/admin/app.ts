@@ -16,6 +16,7 @@ import { filePreviewRoutes } from './routes/file-previews.js';
 import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
+import { siteSettingsRoutes } from './routes/site-settings.js';
 import { findViewsDir } from './views-location.js';
 import type { HeifDecodeCheck } from './uploads/verify-media.js';
 import { createMediaPool, type MediaPool } from '../media/pool.js';
@@ -86,6 +87,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(mediaUploadRoutes(ctx));
   app.use(homeContentRoutes(ctx));
   app.use(siteAssetsRoutes(ctx));
+  app.use(siteSettingsRoutes(ctx));
   app.use(cacheStatsRoutes(config));
   app.use(filePreviewRoutes(ctx));
   app.use(adminPageRoutes(ctx, viewsDir));
