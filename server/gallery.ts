@@ -12,6 +12,8 @@ import { createThumbnailCache } from './media/thumbnails.js';
 import { createFullSizeCache } from './media/full-size.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
+import { createCoverFocus } from './media/cover-focus.js';
+import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { MediaStats } from './public/pages/media-stats.js';
@@ -94,6 +96,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     },
     log,
   });
+  const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
   const app = createApp({
     config,
     index,
@@ -111,6 +114,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     ],
     stats,
     dimensions: dimensions.provide,
+    coverFocus,
+    siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
@@ -125,6 +130,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       home.close();
       await livePhotoIds.close();
       await dimensions.flush();
+      await coverFocus.flush();
       await pool.close();
     },
   };

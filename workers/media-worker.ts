@@ -21,6 +21,7 @@ import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
 import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
 import { contentId } from './content-id.js';
+import { coverFocus, siteIcon } from './site-images.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -222,8 +223,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-export { contentId, webVideo };
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId } satisfies MediaTaskHandlers;
+export { contentId, coverFocus, siteIcon, webVideo };
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId, coverFocus, siteIcon } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------

@@ -16,6 +16,10 @@ import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js
 import { createAssetUrls } from './pages/asset-urls.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
+import { SiteIdentity } from './pages/site-identity.js';
+import type { CoverFocusLookup } from '../media/cover-focus.js';
+import type { SiteIcons } from '../media/site-icons.js';
+import { createSiteIdentityRouter } from './routes/site-identity.js';
 import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
 import { createPasswordRouter } from './routes/password-routes.js';
@@ -40,6 +44,10 @@ export interface AppDeps {
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
+  /** Where album cards crop their covers (server/media/cover-focus.ts); centred without it. */
+  readonly coverFocus?: CoverFocusLookup;
+  /** The PNG app icons (server/media/site-icons.ts); without it /icons/* is not served. */
+  readonly siteIcons?: SiteIcons;
   readonly log: Logger;
 }
 
@@ -79,8 +87,17 @@ export function createApp(deps: AppDeps): Express {
     app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
   }
 
+  // Every page shows the site's name and icons (views/partials/head.ejs): the pages rendered
+  // through res.render read them here, the static pages get them with their locals.
+  const site = new SiteIdentity(home);
+  app.use((_req, res, next) => {
+    res.locals.site = site.view;
+    next();
+  });
+  if (deps.siteIcons) app.use(createSiteIdentityRouter({ identity: site, icons: deps.siteIcons }));
+
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
-  const pages = new StaticPages(app, index, home, stats, config.contentDir);
+  const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
       const page = await pages.get(name);
@@ -93,7 +110,16 @@ export function createApp(deps: AppDeps): Express {
   app.get('/photos', servePage('photos'));
   app.get(
     '/photos/*splat',
-    albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }),
+    albumPageHandler({
+      index,
+      stats,
+      readableMedia: deps.readableMedia,
+      production: config.production,
+      dimensions: deps.dimensions,
+      limiter: deps.limiter,
+      coverFocus: deps.coverFocus,
+      site,
+    }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 
