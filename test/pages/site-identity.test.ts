@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import request from 'supertest';
-import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
+import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 
 /** The <meta> tags of a page whose name or property starts with `og:`/`twitter:`, plus its description. */
 function previewTags(html: string): Record<string, string> {
