@@ -4,6 +4,16 @@ import { h, notify, replaceChildren } from './dom.js';
 import { saveSiteSettings, siteSettings } from './settings.js';
 
 const EXAMPLE_ADDRESS = 'https://photos.example.com';
+/** Where earlier versions kept the address, in one browser only: offered once, then forgotten. */
+const LEGACY_KEY = 'gallery-admin.public-base-url';
+
+function legacyAddress() {
+  try {
+    return localStorage.getItem(LEGACY_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
 
 async function save(patch, message) {
   try {
@@ -32,12 +42,14 @@ export function renderAddressBanner() {
   const form = h(
     'form',
     { class: 'row', 'aria-label': 'Public site address' },
-    h('label', { class: 'grow' }, 'Public address of the gallery', addressInput(site.publicUrl)),
+    h('label', { class: 'grow' }, 'Public address of the gallery', addressInput(site.publicUrl ?? legacyAddress())),
     h('button', { type: 'submit', class: 'primary' }, 'Save address'),
   );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    await save({ publicUrl: form.elements.publicUrl.value.trim() || null }, 'Public address saved: share links use it now');
+    if (await save({ publicUrl: form.elements.publicUrl.value.trim() || null }, 'Public address saved: share links use it now')) {
+      localStorage.removeItem(LEGACY_KEY);
+    }
   });
   replaceChildren(
     banner,
