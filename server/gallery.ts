@@ -13,6 +13,8 @@ import { createFullSizeCache } from './media/full-size.js';
 import { createLocationPatcher } from './media/location-patcher.js';
 import { createFullSizeRouter } from './public/routes/full-size.js';
 import { createWebVideoService } from './media/web-video.js';
+import { createCoverFocus } from './media/cover-focus.js';
+import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './public/pages/dimensions.js';
 import { AlbumDates } from './public/pages/album-dates.js';
@@ -99,6 +101,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     log,
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
+  const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
   const app = createApp({
     config,
     index,
@@ -118,6 +121,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     dimensions: dimensions.provide,
     dates,
     locationPatcher,
+    coverFocus,
+    siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
@@ -132,6 +137,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       home.close();
       await livePhotoIds.close();
       await dimensions.flush();
+      await coverFocus.flush();
       await pool.close();
     },
   };

@@ -22,6 +22,7 @@ import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './ex
 import { playbackFactsOf, webVideo } from './web-video.js';
 import { contentId } from './content-id.js';
 import { takenFromExif, takenFromVideoTags } from '../server/core/media/taken-date.js';
+import { coverFocus, siteIcon } from './site-images.js';
 import {
   type DecodedImage,
   type Dimensions,
@@ -225,8 +226,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
 
 // The exports above are the task map's handlers (workers/tasks.ts): a task missing here, or
 // taking or returning another shape than the map says, does not compile.
-export { contentId, webVideo };
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId } satisfies MediaTaskHandlers;
+export { contentId, coverFocus, siteIcon, webVideo };
+const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId, coverFocus, siteIcon } satisfies MediaTaskHandlers;
 void handlers;
 
 // ---------------------------------------------------------------------------------------

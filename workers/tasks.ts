@@ -29,6 +29,10 @@ export interface MediaTasks {
   webVideo: { input: WebVideoTask; result: WebVideoResult };
   /** Apple's content identifier of a Live Photo's still or movie, from headers only (workers/content-id.ts). */
   contentId: { input: ContentIdTask; result: ContentIdResult };
+  /** Where to crop a photo shown as an album card's cover (workers/site-images.ts). */
+  coverFocus: { input: CoverFocusTask; result: CoverFocusResult };
+  /** A PNG of the site's SVG icon (workers/site-images.ts). */
+  siteIcon: { input: SiteIconTask; result: { bytes: number } };
 }
 
 export type MediaTaskName = keyof MediaTasks;
@@ -147,6 +151,27 @@ export interface ContentIdTask {
 export interface ContentIdResult {
   /** The identifier, upper case; null when the file carries none. */
   contentId: string | null;
+}
+
+export interface CoverFocusTask {
+  src: string;
+  /** The shape of the card's cover box, in pixels (a small one: only the crop's place is wanted). */
+  box: Dimensions;
+}
+
+/** The CSS `object-position` of the crop, in percent (50 on an axis nothing is cut from). */
+export interface CoverFocusResult {
+  x: number;
+  y: number;
+}
+
+export interface SiteIconTask {
+  /** The SVG file. */
+  src: string;
+  /** Absolute path of the PNG to write (atomically). */
+  dest: string;
+  /** Width and height in pixels. */
+  size: number;
 }
 
 export interface Dimensions {

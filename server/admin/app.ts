@@ -16,6 +16,7 @@ import { filePreviewRoutes } from './routes/file-previews.js';
 import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
+import { siteSettingsRoutes } from './routes/site-settings.js';
 import { findViewsDir } from './views-location.js';
 import { albumOrderRoutes } from './routes/album-order.js';
 import { mediaActionRoutes } from './routes/media-actions.js';
@@ -101,6 +102,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(mediaUploadRoutes(ctx));
   app.use(homeContentRoutes(ctx));
   app.use(siteAssetsRoutes(ctx));
+  app.use(siteSettingsRoutes(ctx));
   app.use(cacheStatsRoutes(config));
   app.use(filePreviewRoutes(ctx));
   app.use(thumbnailPreviewRoutes(ctx));

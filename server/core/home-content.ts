@@ -4,6 +4,7 @@ import path from 'node:path';
 import { hasControlCharacter } from './control-characters.js';
 import type { Logger } from './logger.js';
 import { isWebImage } from './media-catalogue.js';
+import { DEFAULT_SITE_SETTINGS, loadSiteSettings, type SiteSettings } from './site-settings.js';
 
 export interface HomeIntro {
   readonly title: string;
@@ -124,11 +125,13 @@ export const parseHomeContent = (text: string): HomeContent => homePageContent(p
 const EMPTY = homePageContent(emptyHomeFile());
 
 /**
- * `CONTENT_DIR/home.json` held in memory and reloaded when it changes on disk (the admin
- * server writes it). `version` increases on every reload; emits 'change'.
+ * `CONTENT_DIR/home.json` and `site.json` (server/core/site-settings.ts) held in memory and
+ * reloaded when they change on disk (the admin server writes them). `version` increases on
+ * every reload; emits 'change'.
  */
 export class HomeContentStore extends EventEmitter {
   #content: HomeContent = EMPTY;
+  #site: SiteSettings = DEFAULT_SITE_SETTINGS;
   #version = 1;
   #watchers: fs.FSWatcher[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -145,11 +148,17 @@ export class HomeContentStore extends EventEmitter {
     return this.#content;
   }
 
+  /** The site's name, subtitle, accent colour and public address. */
+  get site(): SiteSettings {
+    return this.#site;
+  }
+
   get version(): number {
     return this.#version;
   }
 
   async load(): Promise<void> {
+    this.#site = await loadSiteSettings(this.#dir, this.#log);
     const file = path.join(this.#dir, HOME_FILE);
     try {
       this.#content = parseHomeContent(await fs.promises.readFile(file, 'utf8'));

@@ -127,6 +127,9 @@ const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) =>
   webVideo: (task) => (task.plan === 'faststart' ? 'videoRemux' : 'videoTranscode'),
   // A header read like EXIF's, for a movie too (its metadata atom, never its frames).
   contentId: () => 'exif',
+  // A decode shrunk on load, as a small thumbnail's.
+  coverFocus: () => 'imageThumbnail',
+  siteIcon: () => 'imageThumbnail',
 };
 
 /** Which lane a task runs in: by the work, as for deadlines. */
@@ -140,6 +143,8 @@ const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => Poo
   dimensions: () => 'main',
   webVideo: () => 'video',
   contentId: () => 'main',
+  coverFocus: () => 'main',
+  siteIcon: () => 'main',
 };
 
 /**
@@ -157,6 +162,9 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
   webVideo: 'view',
   // Read after each scan to pair Live Photos whose names differ: nobody waits for it.
   contentId: 'background',
+  // An album card waits for its cover's crop as a tile waits for its size.
+  coverFocus: 'grid',
+  siteIcon: 'view',
 };
 
 /**
@@ -301,6 +309,8 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     dimensions: (task, opts) => run('dimensions', task, opts),
     webVideo: (task, opts) => run('webVideo', task, opts),
     contentId: (task, opts) => run('contentId', task, opts),
+    coverFocus: (task, opts) => run('coverFocus', task, opts),
+    siteIcon: (task, opts) => run('siteIcon', task, opts),
     get tasksRun() {
       return sum((lane) => lane.queue.started);
     },

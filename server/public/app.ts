@@ -18,6 +18,10 @@ import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
+import { SiteIdentity } from './pages/site-identity.js';
+import type { CoverFocusLookup } from '../media/cover-focus.js';
+import type { SiteIcons } from '../media/site-icons.js';
+import { createSiteIdentityRouter } from './routes/site-identity.js';
 import type { MediaResolver } from './resolvers.js';
 import { originalsHandler } from './routes/originals.js';
 import { createPasswordRouter } from './routes/password-routes.js';
@@ -48,6 +52,10 @@ export interface AppDeps {
   readonly dates?: AlbumDates;
   /** Patches the location out of originals of albums that hide it (docs/api.md#location-privacy). */
   readonly locationPatcher?: LocationPatcher;
+  /** Where album cards crop their covers (server/media/cover-focus.ts); centred without it. */
+  readonly coverFocus?: CoverFocusLookup;
+  /** The PNG app icons (server/media/site-icons.ts); without it /icons/* is not served. */
+  readonly siteIcons?: SiteIcons;
   readonly log: Logger;
 }
 
@@ -87,8 +95,17 @@ export function createApp(deps: AppDeps): Express {
     app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
   }
 
+  // Every page shows the site's name and icons (views/partials/head.ejs): the pages rendered
+  // through res.render read them here, the static pages get them with their locals.
+  const site = new SiteIdentity(home);
+  app.use((_req, res, next) => {
+    res.locals.site = site.view;
+    next();
+  });
+  if (deps.siteIcons) app.use(createSiteIdentityRouter({ identity: site, icons: deps.siteIcons }));
+
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
-  const pages = new StaticPages(app, index, home, stats, config.contentDir);
+  const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
       const page = await pages.get(name);
@@ -109,6 +126,8 @@ export function createApp(deps: AppDeps): Express {
       dimensions: deps.dimensions,
       limiter: deps.limiter,
       dates: deps.dates,
+      coverFocus: deps.coverFocus,
+      site,
     }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));

@@ -143,7 +143,8 @@ describe('AlbumIndex', () => {
     ]);
     expect(breadcrumbsOf(late)).to.deep.equal([
       { path: '2023', title: '2023', isAlbum: false },
-      { path: '2023/family', title: 'family', isAlbum: false },
+      // A folder without folder.json: its name with a capital (server/core/albums/folder-record.ts).
+      { path: '2023/family', title: 'Family', isAlbum: false },
       { path: '2023/family/wedding', title: 'Wedding', isAlbum: true },
       { path: '2023/family/wedding/party', title: 'Party', isAlbum: true },
       { path: '2023/family/wedding/party/late', title: 'Late night', isAlbum: true },

@@ -15,7 +15,8 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
   router.get('/', (_req, res) => {
     res.set('Cache-Control', 'no-store');
     res.render('index', {
-      // Share links point at the public server; the page lets the owner change this address.
+      // Where share links point while no public address is stored (CONTENT_DIR/site.json): the
+      // gallery on this computer, which the page warns opens for nobody else.
       publicBaseUrl: `http://localhost:${ctx.config.port}`,
       albumsDir: ctx.config.albumsDir,
       contentDir: ctx.config.contentDir,

@@ -1,5 +1,6 @@
 import type { MediaKind } from '../media-catalogue.js';
 import type { AlbumMeta } from './album-record.js';
+import { folderNameTitle } from './folder-record.js';
 
 /** One media file directly in an album directory. */
 export interface MediaItem {
@@ -24,6 +25,8 @@ export interface TreeNode {
   readonly name: string;
   /** Set for albums, undefined for plain folders and the root. */
   readonly meta: (AlbumMeta & { readonly token: string }) | undefined;
+  /** A plain folder's title from its `folder.json` (server/core/albums/folder-record.ts), when it has a valid one. */
+  readonly folderTitle?: string | undefined;
   readonly parent: TreeNode | undefined;
   /** Sub-directories that are albums or lead to albums, in display order. */
   readonly children: readonly TreeNode[];
@@ -35,8 +38,8 @@ export type Album = TreeNode & { readonly meta: AlbumMeta & { readonly token: st
 
 export const isAlbum = (node: TreeNode | undefined): node is Album => node?.meta !== undefined;
 
-/** Title shown for a node: the album title, or the folder name. */
-export const titleOf = (node: TreeNode): string => node.meta?.title ?? node.name;
+/** Title shown for a node: the album title, or the folder's title (its folder.json's, else its name with a capital). */
+export const titleOf = (node: TreeNode): string => node.meta?.title ?? node.folderTitle ?? folderNameTitle(node.name);
 
 /** The albums on the path of `node`, nearest first, starting with `node` itself when it is an album. */
 export function albumChain(node: TreeNode): Album[] {

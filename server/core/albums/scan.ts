@@ -4,6 +4,7 @@ import path from 'node:path';
 import { mediaKind } from '../media-catalogue.js';
 import type { AlbumMeta } from './album-record.js';
 import type { MediaItem, TreeNode } from './album-tree.js';
+import { FOLDER_FILE, parseFolderRecord } from './folder-record.js';
 import { pairLivePhotos } from './live-photos.js';
 import { naturalCompare } from './natural-order.js';
 import { type RecordWithToken, readRecordWithToken } from './record-token.js';
@@ -36,6 +37,7 @@ interface MutableNode {
   path: string;
   name: string;
   meta: (AlbumMeta & { token: string }) | undefined;
+  folderTitle?: string | undefined;
   parent: MutableNode | undefined;
   children: MutableNode[];
   media: MediaItem[];
@@ -83,6 +85,8 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
         .map((e) => ({ name: e.name, kind: mediaKind(e.name)! }))
         .sort((a, b) => naturalCompare(a.name, b.name)),
     );
+  } else if (visible.some((e) => e.name === FOLDER_FILE && e.isFile())) {
+    node.folderTitle = await readFolderTitle(path.join(absDir, FOLDER_FILE), opts.log);
   }
   // Symlinked directories are not followed: they could loop or leave the tree.
   const subdirs = visible.filter((e) => e.isDirectory());
@@ -120,6 +124,16 @@ function childOrder(a: MutableNode, b: MutableNode): number {
   if (b.meta) return -1;
   if (/^\d+$/.test(a.name) && /^\d+$/.test(b.name)) return naturalCompare(b.name, a.name);
   return naturalCompare(a.name, b.name);
+}
+
+/** A folder's title from its folder.json; a bad one is logged and the folder keeps its name. */
+async function readFolderTitle(file: string, log: Logger): Promise<string | undefined> {
+  try {
+    return parseFolderRecord(await fs.readFile(file, 'utf8')).title;
+  } catch (err) {
+    log.warn(`ignoring ${file}: ${(err as Error).message}`);
+    return undefined;
+  }
 }
 
 async function readMeta(absDir: string, opts: ScanState): Promise<(AlbumMeta & { token: string }) | undefined> {

@@ -7,8 +7,11 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { notFound } from '../../core/errors.js';
 import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.js';
+import type { CoverFocusLookup } from '../../media/cover-focus.js';
 import { decodeUrlPath, hasHiddenSegment } from '../../core/paths.js';
-import { cardFor, listedChildren } from './cards.js';
+import { cardFor, coverPhoto, listedChildren } from './cards.js';
+import { type LinkPreview, privatePreview, publicPreview } from './link-preview.js';
+import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
 import type { DimensionsProvider } from './dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
@@ -16,7 +19,7 @@ import { type CachedPage, PageCache, pageOf } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
-import { albumPageUrl } from '../../core/urls.js';
+import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
@@ -43,6 +46,10 @@ export interface AlbumPageDeps {
   readonly pageCache?: PageCache | undefined;
   /** The album's order (`sort`) and the span of its dates in the header; without it, natural order and no span. */
   readonly dates?: Pick<AlbumDates, 'order' | 'span'> | undefined;
+  /** Where album cards crop their covers (server/media/cover-focus.ts); centred without it. */
+  readonly coverFocus?: CoverFocusLookup | undefined;
+  /** The site's name and address, for link previews; none without it. */
+  readonly site?: SiteIdentity | undefined;
 }
 
 /** The view rendered to a string, so it can be kept. */
@@ -61,11 +68,28 @@ function sendPage(req: Request, res: Response, page: CachedPage, cacheControl: '
 export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
+  const childCards = (req: Request, node: TreeNode) =>
+    Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
+
+  /**
+   * What a messenger shows for a link to the page (docs/api.md#link-previews): for anything
+   * inside a protected album, whoever asks, nothing of it (share links open such albums to
+   * whoever holds them, previews included).
+   */
+  async function previewOf(node: TreeNode, description: string): Promise<LinkPreview | undefined> {
+    if (!deps.site) return undefined;
+    const site = deps.site.view;
+    if (isProtected(node)) return privatePreview(site);
+    const photo = await coverPhoto(node, index, stats);
+    const image = photo && thumbnailUrl(photo.mediaPath, 'medium', photo.stat);
+    return publicPreview(site, { title: titleOf(node), description, path: albumPageUrl(node.path), image });
+  }
 
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
-    const cards = await Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats)));
+    const cards = await childCards(req, node);
     res.set('Cache-Control', isProtected(node) ? 'no-store' : 'no-cache');
-    res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards });
+    const preview = await previewOf(node, plural(cards.length, 'album'));
+    res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
   }
 
   /** Milliseconds left of this client's lockout (0: none), or undefined when it cannot be told. */
@@ -88,12 +112,12 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     // SameSite=strict keeps the cookie off a navigation that starts on another site: reload
     // once from here (same-site), and a visitor who unlocked earlier sees the album.
     if (req.get('sec-fetch-site') === 'cross-site' && req.cookies?.[ACCESS_COOKIE] === undefined) {
-      res.render('locked-reload', { pageTitle: album.meta.title, refresh: true });
+      res.render('locked-reload', { pageTitle: album.meta.title, refresh: true, preview: deps.site && privatePreview(deps.site.view) });
       return;
     }
     // Every visit while locked out shows the wait, not only the redirect of a refused attempt.
     const notice = lockoutNotice(req.query.error, await lockedOutFor(req));
-    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice });
+    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice, preview: deps.site && privatePreview(deps.site.view) });
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
@@ -107,7 +131,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     // (their cards show a cover or a padlock): that is part of the key.
     const shared = !(isProtected(album) || readable.some(isFromProtected));
     const version = index.version;
-    const key = `${album.path}\0${page}\0${listedChildren(album)
+    // The site's settings are on every page (name, icons, link previews): part of the key too.
+    const key = `${deps.site?.version ?? 0}\0${album.path}\0${page}\0${listedChildren(album)
       .map((c) => (accessOf(req, c).granted ? '1' : '0'))
       .join('')}`;
     if (shared) {
@@ -117,19 +142,21 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
     const [media, children, span, download] = await Promise.all([
       mediaViews(album, readable, page, stats, deps.dimensions),
-      Promise.all(listedChildren(album).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats))),
+      childCards(req, album),
       deps.dates?.span(album, readable),
       downloadOffer(album, readable, stats),
     ]);
     const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
     const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
+    const summary = summaryOf(counts, children.length);
     const html = await renderView(res, 'album', {
       title: album.meta.title,
       albumPath: album.path,
       crumbs: crumbs(album),
       style: album.meta.style,
       counts,
-      summary: summaryOf(counts, children.length),
+      summary,
+      preview: await previewOf(album, summary),
       // An album date the owner set stands for the span of its photos' dates.
       dateRange: album.meta.date === undefined ? span?.text : undefined,
       description: album.meta.description,
@@ -152,7 +179,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     // Kept only once final: a cold album's first render may lack some sizes (dimensions.ts),
     // and its order and date span some dates (album-dates.ts).
     const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (span?.settled ?? true);
+    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (span?.settled ?? true) && !children.some((c) => c.pending);
     const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
     // A link into a protected album shown to a visitor who unlocked it makes the page private too.
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
@@ -186,7 +213,8 @@ function summaryOf(counts: { photos: number; videos: number }, albums: number): 
   if (counts.photos) parts.push(plural(counts.photos, 'photo'));
   if (counts.videos) parts.push(plural(counts.videos, 'video'));
   if (albums) parts.push(plural(albums, 'album'));
-  return parts.join(' · ') || 'Empty album';
+  // An empty album says so once, in its empty state (views/album.ejs), not under its title too.
+  return parts.join(' · ');
 }
 
 function crumbs(node: TreeNode) {

@@ -1,7 +1,8 @@
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
-import type { MediaStats } from './media-stats.js';
+import type { CoverFocusLookup, CoverFocusResult } from '../../media/cover-focus.js';
+import type { MediaStat, MediaStats } from './media-stats.js';
 import { CARD_SIZES } from './tile-sizes.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
@@ -10,7 +11,37 @@ export interface CardView {
   readonly url: string;
   readonly locked: boolean;
   readonly subtitle: string;
-  readonly cover: { readonly src: string; readonly srcset: string; readonly webpSrcset: string; readonly sizes: string } | undefined;
+  readonly cover:
+    | {
+        readonly src: string;
+        readonly srcset: string;
+        readonly webpSrcset: string;
+        readonly sizes: string;
+        /** Classes placing the crop (views/assets/site.css, `focus-x-*`), '' for the centre. */
+        readonly focus: string;
+      }
+    | undefined;
+  /** The cover's crop was not known in time: a page made with this card is worth making again. */
+  readonly pending: boolean;
+}
+
+/** `object-position` in steps of 10 %, as classes: the pages' CSP allows no inline style. */
+function focusClasses(focus: CoverFocusResult | undefined): string {
+  if (!focus || !Number.isFinite(focus.x) || !Number.isFinite(focus.y)) return '';
+  const step = (n: number) => Math.min(10, Math.max(0, Math.round(n / 10)));
+  return `focus-x-${step(focus.x)} focus-y-${step(focus.y)}`;
+}
+
+/**
+ * The photo shown for an album or folder, when one may be shown: a cover the symlink rule
+ * refuses, or one that leads into another protected album, would be a broken image (and a
+ * file name) to most visitors.
+ */
+export async function coverPhoto(node: TreeNode, index: AlbumIndex, stats: MediaStats): Promise<{ mediaPath: string; stat: MediaStat } | undefined> {
+  const cover = coverOf(node, (p) => index.node(p));
+  const stat = cover && (await stats.of(cover.node, cover.item));
+  if (!cover || !stat || (stat.realAlbum !== cover.node && isProtected(stat.realAlbum))) return undefined;
+  return { mediaPath: `${cover.node.path}/${cover.item.name}`, stat };
 }
 
 function plural(n: number, word: string): string {
@@ -21,31 +52,32 @@ function plural(n: number, word: string): string {
  * A card linking to an album or folder. A `locked` card shows a lock and nothing of the
  * album's content: no cover, no counts.
  */
-export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex, stats: MediaStats): Promise<CardView> {
+export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex, stats: MediaStats, focus?: CoverFocusLookup): Promise<CardView> {
   const base = { title: titleOf(node), url: albumPageUrl(node.path), locked };
-  if (locked) return { ...base, subtitle: 'Protected', cover: undefined };
-  const cover = coverOf(node, (p) => index.node(p));
+  if (locked) return { ...base, subtitle: 'Protected', cover: undefined, pending: false };
+  const photo = await coverPhoto(node, index, stats);
   let coverView: CardView['cover'];
-  const stat = cover && (await stats.of(cover.node, cover.item));
-  // A cover the symlink rule refuses, or one that leads into another protected album, would be
-  // a broken image (and a file name) to most visitors: the card goes without.
-  if (cover && stat && (stat.realAlbum === cover.node || !isProtected(stat.realAlbum))) {
-    const mediaPath = `${cover.node.path}/${cover.item.name}`;
+  let pending = false;
+  if (photo) {
+    const { mediaPath, stat } = photo;
+    const crop = focus ? await focus({ mediaPath, absPath: stat.absPath, version: stat }) : undefined;
+    pending = crop?.pending ?? false;
     coverView = {
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat),
       srcset: thumbnailSrcset(mediaPath, stat),
       webpSrcset: thumbnailSrcset(mediaPath, stat, 'webp'),
       sizes: CARD_SIZES,
+      focus: focusClasses(crop?.focus),
     };
   }
   let subtitle: string;
   if (isAlbum(node) && !node.meta.isCollection) {
     const { photos, videos } = countMedia(node);
-    subtitle = [photos ? plural(photos, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(' · ') || 'Empty';
+    subtitle = [photos ? plural(photos, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(' · ') || 'No photos yet';
   } else {
     subtitle = plural(listedAlbumCount(node), 'album');
   }
-  return { ...base, subtitle, cover: coverView };
+  return { ...base, subtitle, cover: coverView, pending };
 }
 
 /**

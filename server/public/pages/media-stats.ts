@@ -8,6 +8,8 @@ export interface MediaStat {
   readonly ino: number;
   /** The album that really holds the file (a symlink's target album, else the item's own). */
   readonly realAlbum: Album;
+  /** Where the file really is (the symlink rule's answer): what a media task may read. */
+  readonly absPath: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export class MediaStats {
       const where = await this.#locate(node, item);
       if (where) {
         const s = await fs.stat(where.absPath);
-        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum };
+        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum, absPath: where.absPath };
       }
     } catch {
       stat = null;

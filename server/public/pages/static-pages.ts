@@ -4,7 +4,10 @@ import type { Express } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { type HomeContentStore, heroImage } from '../../core/home-content.js';
+import type { CoverFocusLookup } from '../../media/cover-focus.js';
 import { type CardView, cardFor, isShownLocked, listedChildren } from './cards.js';
+import { publicPreview } from './link-preview.js';
+import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
 import { pageOf } from './page-cache.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
@@ -36,7 +39,7 @@ interface Section {
  * this visitor has opened, and shows their covers (server/public/routes/unlocked-albums.ts).
  */
 export class StaticPages {
-  #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage> }>();
+  #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage & { pending: boolean }>; focusVersion: number }>();
 
   constructor(
     private readonly app: Express,
@@ -44,40 +47,63 @@ export class StaticPages {
     private readonly home: HomeContentStore,
     private readonly stats: MediaStats,
     private readonly contentDir: string,
+    private readonly site: SiteIdentity,
+    private readonly coverFocus?: CoverFocusLookup,
   ) {}
 
   get(name: StaticPageName): Promise<StaticPage> {
     const key = `${this.index.version}:${this.home.version}`;
+    const focusVersion = this.coverFocus?.version ?? 0;
     const cached = this.#pages.get(name);
-    if (cached && cached.key === key) return cached.page;
+    // A page made while a cover's crop was still being worked out is made again once one comes in.
+    if (cached && cached.key === key && cached.focusVersion === focusVersion) return cached.page;
+    if (cached && cached.key === key) {
+      const reuse = cached.page.then((p) => (p.pending ? undefined : p));
+      return reuse.then((p) => p ?? this.#renew(name, key, focusVersion));
+    }
+    return this.#renew(name, key, focusVersion);
+  }
+
+  #renew(name: StaticPageName, key: string, focusVersion: number): Promise<StaticPage & { pending: boolean }> {
     const page = this.#render(name);
-    this.#pages.set(name, { key, page });
+    this.#pages.set(name, { key, page, focusVersion });
     page.catch(() => this.#pages.delete(name));
     return page;
   }
 
-  async #render(name: StaticPageName): Promise<StaticPage> {
+  async #render(name: StaticPageName): Promise<StaticPage & { pending: boolean }> {
     const locals = await this.#locals(name);
     const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
-    return pageOf(html);
+    return { ...pageOf(html), pending: locals.pending === true };
   }
 
   async #locals(name: StaticPageName): Promise<Record<string, unknown>> {
     const { intro, cards } = this.home.content;
-    if (name === 'landing') return { intro, landingImage: this.#firstAsset('landing') };
+    const site = this.site.view;
+    if (name === 'landing') {
+      const landingImage = this.#firstAsset('landing');
+      return { site, intro, landingImage, preview: publicPreview(site, { title: site.name, description: site.subtitle, path: '/', image: landingImage }) };
+    }
     if (name === 'home') {
+      const hero = this.#firstAsset('hero', this.home.content.hero);
       return {
+        site,
         intro,
-        hero: this.#firstAsset('hero', this.home.content.hero),
+        hero,
         cards: cards.map((c) => ({ ...c, imageUrl: c.image ? `/content/cards/${encodePath(c.image)}` : '' })),
+        preview: publicPreview(site, { title: intro.title, description: intro.body, path: '/home', image: hero }),
       };
     }
     // Top level: folders (years) first, then the albums that sit at the top, then their children.
     const tree = await this.#section(this.index.root);
+    const all = (s: Section): CardView[] => [...s.cards, ...s.sections.flatMap(all)];
     return {
+      site,
       sections: tree.sections.filter((s) => !s.ofAlbum),
       looseCards: tree.cards,
       albumSections: tree.sections.filter((s) => s.ofAlbum),
+      preview: publicPreview(site, { title: 'Photos', description: site.subtitle, path: '/photos' }),
+      pending: all(tree).some((c) => c.pending),
     };
   }
 
@@ -105,7 +131,7 @@ export class StaticPages {
   }
 
   #card(node: TreeNode): Promise<CardView> {
-    return cardFor(node, isProtected(node), this.index, this.stats);
+    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus);
   }
 
   /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */

@@ -4,13 +4,15 @@ import { currentAlbums, initAlbums, onAlbumsChanged, refreshSelectedAlbum, selec
 import { renderAssetManager } from './assets.js';
 import { renderCacheStats } from './cache.js';
 import { renderHomeEditor } from './home.js';
-import { initPublicBaseInput } from './settings.js';
+import { loadSiteSettings, onSiteChanged } from './settings.js';
+import { renderAddressBanner, renderSiteEditor } from './site.js';
 
-const TABS = ['albums', 'access', 'home', 'assets', 'cache'];
+const TABS = ['albums', 'access', 'home', 'assets', 'site', 'cache'];
 const onShow = {
   access: () => renderAccessList(currentAlbums(), openAlbum),
   home: renderHomeEditor,
   assets: renderAssetManager,
+  site: renderSiteEditor,
   cache: renderCacheStats,
 };
 
@@ -29,8 +31,12 @@ function openAlbum(path) {
   void selectAlbum(path);
 }
 
-function start() {
-  initPublicBaseInput(() => {
+async function start() {
+  // Share links are built from the stored public address: known before any is shown.
+  await loadSiteSettings().catch(() => undefined);
+  renderAddressBanner();
+  onSiteChanged(() => {
+    renderAddressBanner();
     refreshSelectedAlbum();
     showTab(location.hash.slice(1));
   });
@@ -42,4 +48,4 @@ function start() {
   showTab(location.hash.slice(1));
 }
 
-start();
+void start();

@@ -1,22 +1,38 @@
-// The public site's address, for share links. The admin cannot know where the gallery is
-// published, so the owner may change it; the choice is kept in this browser.
+// The site's settings, kept on the server in CONTENT_DIR/site.json (GET/PUT /api/site), above
+// all the public address every share link the admin gives out is built from. Loaded once at
+// start; every module that shows a link reads it from here.
+import { api } from './api.js';
 
-const KEY = 'gallery-admin.public-base-url';
+/** The last answer of /api/site: {name, subtitle, accent, publicUrl, publicUrlWarning}. */
+let site = null;
+const listeners = new Set();
 
-export function publicBaseUrl() {
-  return (localStorage.getItem(KEY) || document.body.dataset.publicBaseUrl || '').replace(/\/+$/, '');
+/** Runs `fn` (with the settings) whenever they are saved. */
+export function onSiteChanged(fn) {
+  listeners.add(fn);
 }
 
-export function initPublicBaseInput(onChange) {
-  const input = /** @type {HTMLInputElement} */ (document.getElementById('public-base-url'));
-  input.value = publicBaseUrl();
-  input.addEventListener('change', () => {
-    const value = input.value.trim();
-    if (value === '' || value === document.body.dataset.publicBaseUrl) localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, value);
-    input.value = publicBaseUrl();
-    onChange();
-  });
+export function siteSettings() {
+  return site;
+}
+
+export async function loadSiteSettings() {
+  site = await api('GET', '/api/site');
+  return site;
+}
+
+export async function saveSiteSettings(patch) {
+  site = await api('PUT', '/api/site', patch);
+  for (const fn of listeners) fn(site);
+  return site;
+}
+
+/**
+ * Where share links point: the stored public address; while none is stored, the gallery on
+ * this computer (the page warns that such links open nowhere else).
+ */
+export function publicBaseUrl() {
+  return (site?.publicUrl || document.body.dataset.publicBaseUrl || '').replace(/\/+$/, '');
 }
 
 export function shareLink(sharePath) {

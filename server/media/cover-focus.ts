@@ -1,0 +1,152 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomic } from '../core/fs-atomic.js';
+import type { Logger } from '../core/logger.js';
+import { isWebImage, needsHeifDecoder } from '../core/media-catalogue.js';
+import { type MediaVersion, versionParam } from '../core/urls.js';
+import type { CoverFocusResult, Dimensions } from '../../workers/tasks.js';
+import type { MediaPool } from './pool.js';
+import { PoolBusyError, TaskCancelledError } from './pool-errors.js';
+
+export type { CoverFocusResult } from '../../workers/tasks.js';
+
+/**
+ * The shape of an album card's cover (`.card__cover { aspect-ratio: 3 / 2 }` in
+ * views/assets/site.css), small: only where the crop falls is wanted.
+ */
+export const CARD_COVER_BOX: Dimensions = Object.freeze({ width: 300, height: 200 });
+
+/** What a card asks: where to crop its cover, `pending` when the answer is not in yet. */
+export interface CoverFocusAnswer {
+  readonly focus: CoverFocusResult | undefined;
+  readonly pending: boolean;
+}
+
+export interface CoverFocusLookup {
+  (cover: { readonly mediaPath: string; readonly absPath: string; readonly version: MediaVersion }): Promise<CoverFocusAnswer>;
+  /** Increases whenever a new answer comes in: a page made while one was pending may be made again. */
+  readonly version: number;
+  /** Writes the answers not saved yet (at shutdown). */
+  flush(): Promise<void>;
+}
+
+export interface CoverFocusOptions {
+  readonly cacheDir: string;
+  readonly pool: Pick<MediaPool, 'coverFocus'>;
+  readonly log: Logger;
+  /**
+   * How long a page waits for a cover's first answer (default 10 s); later ones are kept. A
+   * page made without a crop is made again when it comes in, with a new ETag; a crop costs a
+   * small thumbnail's decode, so waiting keeps most first renders final (a gallery's pages
+   * wait once for each cover; afterwards the answers come from memory or the cache file).
+   */
+  readonly waitMs?: number;
+}
+
+/** What is kept per cover: the version of the file it was read from, and the answer (null: it could not be read). */
+type Stored = { readonly v: string; readonly focus: CoverFocusResult | null };
+
+const FILE = 'cover-focus.json';
+
+/**
+ * Where each album card's cover is cropped: the cards keep showing the shared thumbnails (a
+ * tile's and the viewer's, cached already), and an `object-position` moves the crop of
+ * `object-fit: cover` to the part of the photo sharp's attention strategy picks, instead of
+ * the centre, where a portrait shows a wall and the top of a head. Answers are computed in
+ * the pool once per version of a cover (mtime, size, inode) and kept in memory and in
+ * `CACHE_DIR/cover-focus.json`, so a restart computes nothing again. Videos and HEIC/HEIF
+ * covers keep the centre.
+ */
+export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
+  const file = path.join(opts.cacheDir, FILE);
+  const waitMs = opts.waitMs ?? 10_000;
+  let known: Promise<Map<string, Stored>> | undefined;
+  const inFlight = new Map<string, Promise<void>>();
+  let version = 0;
+  let saveTimer: NodeJS.Timeout | undefined;
+  let saving = Promise.resolve();
+
+  const load = () =>
+    (known ??= fs
+      .readFile(file, 'utf8')
+      .then(
+        (text) => new Map(Object.entries(JSON.parse(text) as Record<string, Stored>)),
+        () => new Map<string, Stored>(),
+      )
+      .catch(() => new Map<string, Stored>()));
+
+  /** One write at a time, of everything known: the last one written holds every answer. */
+  function save(entries: Map<string, Stored>): Promise<void> {
+    saving = saving
+      .then(() => fs.mkdir(opts.cacheDir, { recursive: true }))
+      .then(() => writeFileAtomic(file, JSON.stringify(Object.fromEntries(entries))))
+      .catch((err: unknown) => opts.log.warn({ err }, `cannot write ${file}`));
+    return saving;
+  }
+
+  let unsaved: Map<string, Stored> | undefined;
+  function scheduleSave(entries: Map<string, Stored>): void {
+    unsaved = entries;
+    clearTimeout(saveTimer);
+    // A page's covers come in together: one write for them all.
+    saveTimer = setTimeout(() => {
+      unsaved = undefined;
+      void save(entries);
+    }, 500);
+    saveTimer.unref();
+  }
+
+  function compute(entries: Map<string, Stored>, mediaPath: string, absPath: string, v: string): Promise<void> {
+    const key = `${mediaPath}\0${v}`;
+    let job = inFlight.get(key);
+    if (!job) {
+      job = opts.pool
+        .coverFocus({ src: absPath, box: CARD_COVER_BOX })
+        .then(
+          (focus) => focus,
+          // Busy or cancelled: asked again by the next page. Anything else: this version cannot be read.
+          (err: unknown) => (err instanceof PoolBusyError || err instanceof TaskCancelledError ? undefined : null),
+        )
+        .then((focus) => {
+          if (focus === undefined) return;
+          entries.set(mediaPath, { v, focus });
+          version++;
+          scheduleSave(entries);
+        })
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, job);
+    }
+    return job;
+  }
+
+  const lookup = async ({ mediaPath, absPath, version: fileVersion }: Parameters<CoverFocusLookup>[0]): Promise<CoverFocusAnswer> => {
+    if (!isWebImage(mediaPath) || needsHeifDecoder(mediaPath)) return { focus: undefined, pending: false };
+    const entries = await load();
+    const v = versionParam(fileVersion);
+    const stored = () => {
+      const s = entries.get(mediaPath);
+      return s?.v === v ? s : undefined;
+    };
+    if (!stored()) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      });
+      await Promise.race([compute(entries, mediaPath, absPath, v), waited]);
+      clearTimeout(timer);
+    }
+    const s = stored();
+    return { focus: s?.focus ?? undefined, pending: s === undefined };
+  };
+  const flush = async () => {
+    clearTimeout(saveTimer);
+    await Promise.allSettled(inFlight.values());
+    if (unsaved) {
+      const entries = unsaved;
+      unsaved = undefined;
+      await save(entries);
+    }
+    await saving;
+  };
+  return Object.defineProperties(lookup, { version: { get: () => version }, flush: { value: flush } }) as CoverFocusLookup;
+}
