@@ -64,10 +64,10 @@ const VIEW_TASKS_PER_WORKER = 16;
 export async function createGallery(config: Config, opts: GalleryOptions): Promise<Gallery> {
   const { log } = opts;
   const watch = opts.watch ?? true;
-  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, log });
+  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, watchSetting: config.watch, pollIntervalMs: config.watchIntervalMs, log });
   const home = new HomeContentStore(config.contentDir, log);
   await home.load();
-  if (watch) home.watch();
+  if (watch) home.watch(undefined, { setting: config.watch, intervalMs: config.watchIntervalMs });
   const pool = createMediaPool({
     workers: config.workers,
     maxQueue: opts.maxQueue ?? MAX_WAITING_REQUESTS,

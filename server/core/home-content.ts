@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hasControlCharacter } from './control-characters.js';
 import type { Logger } from './logger.js';
+import type { WatchSetting } from './config.js';
+import { signaturesOf, TreeWatcher } from './watch/tree-watcher.js';
 
 export interface HomeIntro {
   readonly title: string;
@@ -114,7 +116,7 @@ const EMPTY = homePageContent(emptyHomeFile());
 export class HomeContentStore extends EventEmitter {
   #content: HomeContent = EMPTY;
   #version = 1;
-  #watchers: fs.FSWatcher[] = [];
+  #watcher: TreeWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #dir: string;
   readonly #log: Logger;
@@ -147,34 +149,47 @@ export class HomeContentStore extends EventEmitter {
 
   /**
    * Watches the content directory and its asset folders (home.json is replaced by rename,
-   * so the folder is watched, not the file).
+   * so the folder is watched, not the file), by events or by polling as `setting` says
+   * (server/core/watch/tree-watcher.ts).
    */
-  watch(debounceMs = 200): void {
+  watch(debounceMs = 200, { setting = 'auto', intervalMs = 5000 }: { setting?: WatchSetting; intervalMs?: number } = {}): void {
     const dirs = [this.#dir, ...['hero', 'cards', 'landing'].map((d) => path.join(this.#dir, 'assets', d))];
     for (const dir of dirs) {
       // Asset folders are created up front so the first upload into one is noticed.
       try {
         fs.mkdirSync(dir, { recursive: true });
       } catch {
-        if (!fs.existsSync(dir)) continue;
-      }
-      try {
-        const w = fs.watch(dir, { persistent: false }, () => {
-          clearTimeout(this.#timer);
-          this.#timer = setTimeout(() => void this.load(), debounceMs);
-          this.#timer.unref();
-        });
-        w.on('error', () => w.close());
-        this.#watchers.push(w);
-      } catch (err) {
-        this.#log.warn(`cannot watch ${dir}: ${(err as Error).message}`);
+        // Read-only content: watched as it is.
       }
     }
+    const watched = dirs.filter((dir) => fs.existsSync(dir));
+    const polled = [...watched, path.join(this.#dir, HOME_FILE)];
+    const reload = async () => {
+      // Taken before the read, so a save landing during it is seen by the next poll.
+      const signatures = watcher.mode === 'poll' ? await signaturesOf(polled) : undefined;
+      await this.load();
+      watcher.update(watched, signatures);
+    };
+    const watcher = new TreeWatcher({
+      setting,
+      intervalMs,
+      root: this.#dir,
+      label: 'content',
+      log: this.#log,
+      onChange: () => {
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => void reload(), debounceMs);
+        this.#timer.unref();
+      },
+    });
+    this.#watcher = watcher;
+    if (watcher.mode === 'poll') void reload();
+    else watcher.update(watched, undefined);
   }
 
   close(): void {
     clearTimeout(this.#timer);
-    for (const w of this.#watchers) w.close();
-    this.#watchers = [];
+    this.#watcher?.close();
+    this.#watcher = undefined;
   }
 }
