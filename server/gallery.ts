@@ -19,6 +19,7 @@ import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
+import { connectRedis } from './public/redis-connection.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -77,7 +78,9 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     backgroundDelayMs: opts.backgroundDelayMs,
     log,
   });
-  const limiter = createPasswordLimiter(opts.now);
+  // REDIS_URL: the lockout every process of the gallery shares (README "Running several processes").
+  const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, log);
+  const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
@@ -126,6 +129,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       await livePhotoIds.close();
       await dimensions.flush();
       await pool.close();
+      await redis?.close();
     },
   };
 }

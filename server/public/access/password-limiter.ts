@@ -1,5 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import type { Logger } from '../../core/logger.js';
+import type { RedisCommands } from '../redis-connection.js';
+import { RedisLockoutStore } from './redis-lockout-store.js';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 15 * 60 * 1000;
@@ -140,19 +143,45 @@ export function remainingAttempts(req: Request): number {
   return info ? info.remaining : MAX_FAILED_ATTEMPTS;
 }
 
+/**
+ * What the limiter counts in: this process's memory (LockoutStore), or Redis when
+ * `REDIS_URL` is set (RedisLockoutStore), with the same rules and the same methods.
+ */
+export interface PasswordStore extends Store {
+  /** The client's record, undefined when it has none (or, with Redis, when it cannot be read now). */
+  get(key: string): Promise<ClientRateLimitInfo | undefined>;
+  increment(key: string): Promise<ClientRateLimitInfo>;
+  decrement(key: string): Promise<void>;
+  resetKey(key: string): Promise<void>;
+}
+
 export interface PasswordLimiter {
   readonly middleware: RequestHandler;
-  /** Clears an IP's record after a successful unlock. */
+  /** Clears an IP's record after a successful unlock (never rejects: a failure is logged). */
   readonly clear: (req: Request) => Promise<void>;
-  readonly store: LockoutStore;
+  readonly store: PasswordStore;
+}
+
+/** Where the lockout is shared between processes (`REDIS_URL`): server/public/access/redis-lockout-store.ts. */
+export interface SharedLockout {
+  readonly redis: RedisCommands;
+  readonly log: Logger;
 }
 
 /**
  * One limiter shared by the three password endpoints. It never answers by itself: it marks
  * the request as rate-limited and lets the route answer in its own shape (302 or 429).
+ * With `shared`, the counts live in Redis for every process of the gallery; an attempt
+ * Redis cannot count is answered 503 by the error handler and its password never checked.
  */
-export function createPasswordLimiter(now?: () => number): PasswordLimiter {
-  const store = new LockoutStore(now);
+export function createPasswordLimiter(now?: () => number, shared?: SharedLockout): PasswordLimiter {
+  const store: PasswordStore = shared
+    ? new RedisLockoutStore(shared.redis, { maxFailures: MAX_FAILED_ATTEMPTS, lockoutMs: LOCKOUT_MS, log: shared.log })
+    : new LockoutStore(now);
+  const log = shared?.log;
+  // Requests whose record clear() removed: nothing is left to give back. (Redis's DECR would
+  // make the removed key again, at -1 and without an expiry.)
+  const cleared = new WeakSet<Request>();
   // The key express-rate-limit computed (IPv6 addresses are grouped by subnet).
   const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? req.ip ?? 'unknown';
   const middleware = rateLimit({
@@ -162,9 +191,9 @@ export function createPasswordLimiter(now?: () => number): PasswordLimiter {
     standardHeaders: false,
     legacyHeaders: false,
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => {
+    requestWasSuccessful: (req, res) => {
       const s = attemptState(res);
-      return !s.failed && !s.rateLimited;
+      return !s.failed && !s.rateLimited && !cleared.has(req);
     },
     handler: (_req: Request, res: Response, next: NextFunction) => {
       attemptState(res).rateLimited = true;
@@ -172,10 +201,21 @@ export function createPasswordLimiter(now?: () => number): PasswordLimiter {
     },
     // X-Forwarded-For is ignored unless TRUST_PROXY is set; a spoofed one is expected noise.
     validate: { xForwardedForHeader: false },
+    // A give-back that failed (Redis away) is only logged: the attempt stays counted.
+    ...(log
+      ? { logger: { error: (err: unknown, msg?: string) => log.error({ err }, msg), warn: (err: unknown, msg?: string) => log.warn({ err }, msg) } }
+      : {}),
   });
   const wrapped: RequestHandler = (req, res, next) => {
     attemptState(res);
     return middleware(req, res, next);
   };
-  return { middleware: wrapped, store, clear: (req) => store.resetKey(keyOf(req)) };
+  const clear = (req: Request) => {
+    cleared.add(req);
+    return store.resetKey(keyOf(req)).catch((err: unknown) => {
+      // The unlock itself stands: the failures it would clear expire with their window.
+      log?.warn({ err }, 'could not clear the password attempts of a client that unlocked');
+    });
+  };
+  return { middleware: wrapped, store, clear };
 }
