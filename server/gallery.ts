@@ -82,7 +82,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, log);
   const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
-  const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
+  const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   const metadata = createMetadataService({ pool });
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
