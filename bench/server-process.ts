@@ -47,13 +47,13 @@ export function galleryEntry(): { args: string[]; label: string } {
 
 /**
  * The environment production gives the server: the `env` of ecosystem.config.cjs (PM2), so
- * a change there (a malloc tunable, say) is what the benchmarks measure. PORT is the
- * harness's own.
+ * a change there (a malloc tunable, say) is what the benchmarks measure. PORT and INSTANCES
+ * are the harness's own.
  */
 export function productionEnv(): Record<string, string> {
   try {
     const config = createRequire(import.meta.url)(path.join(ROOT, 'ecosystem.config.cjs')) as { apps?: { env?: Record<string, unknown> }[] };
-    const { PORT: _port, ...env } = config.apps?.[0]?.env ?? {};
+    const { PORT: _port, INSTANCES: _instances, ...env } = config.apps?.[0]?.env ?? {};
     return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
   } catch {
     return { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
