@@ -1,4 +1,5 @@
 import './uv-threadpool.js';
+import cluster from 'node:cluster';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
@@ -16,8 +17,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 const DRAIN_MS = 1000;
 
-/** JSON lines on stdout: one per request, and the server's own. */
-const log = createLogger();
+/**
+ * JSON lines on stdout: one per request, and the server's own. A worker of PM2's cluster mode
+ * shares its daemon's stdout, and only what goes through process.stdout (which PM2 forwards)
+ * reaches the app's log (`pm2 logs gallery`); a lone process writes to its descriptor at once.
+ */
+const log = createLogger(cluster.isWorker ? { destination: process.stdout } : {});
 
 /** Entry point of the public server: `npm start`, or PM2 with ecosystem.config.cjs. */
 async function main(): Promise<void> {
