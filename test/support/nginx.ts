@@ -17,6 +17,11 @@ export interface NginxSite {
   readonly certificate: string;
   readonly key: string;
   readonly cacheDir: string;
+  /**
+   * False: the HTTPS server block listens without TLS (the benchmarks, measuring the cache
+   * against Node's plain HTTP); its rules stay the same. Default true.
+   */
+  readonly tls?: boolean;
 }
 
 /** Replaces what `pattern` matches, insisting it matches exactly `count` times: a reshaped file fails loudly. */
@@ -41,7 +46,7 @@ export function siteConfig(site: NginxSite): string {
   conf = replaceExactly(conf, /^\s*server 127\.0\.0\.1:3000;$/m, site.upstreams.map((u) => `    server ${u};`).join('\n'), 1);
   conf = replaceExactly(conf, /^\s*listen \[::\]:(80|443)[^;]*;$/m, '', 2);
   conf = replaceExactly(conf, /listen 80;/, `listen 127.0.0.1:${site.httpPort};`, 1);
-  conf = replaceExactly(conf, /listen 443 ssl http2;/, `listen 127.0.0.1:${site.httpsPort} ssl http2;`, 1);
+  conf = replaceExactly(conf, /listen 443 ssl http2;/, `listen 127.0.0.1:${site.httpsPort}${site.tls === false ? '' : ' ssl http2'};`, 1);
   conf = replaceExactly(conf, /ssl_certificate \s*\S+;/, `ssl_certificate ${site.certificate};`, 1);
   conf = replaceExactly(conf, /ssl_certificate_key \S+;/, `ssl_certificate_key ${site.key};`, 1);
   conf = replaceExactly(conf, /proxy_cache_path \/var\/cache\/nginx\/gallery /, `proxy_cache_path ${site.cacheDir} `, 1);
@@ -105,6 +110,7 @@ export class NginxServer {
   #stderr = '';
 
   constructor(site: Omit<NginxSite, 'cacheDir' | 'certificate' | 'key'> & Partial<Pick<NginxSite, 'certificate' | 'key'>>) {
+    // As written: its ssl_certificate lines stay even where the block listens without TLS.
     const tls = site.certificate && site.key ? { certificate: site.certificate, key: site.key } : selfSignedCertificate(this.prefix);
     this.#site = { ...site, ...tls, cacheDir: path.join(this.prefix, 'cache') };
   }
@@ -113,8 +119,9 @@ export class NginxServer {
     return this.#site.certificate;
   }
 
+  /** The gallery's server block (HTTPS, or plain HTTP with `tls: false`). */
   get httpsUrl(): string {
-    return `https://127.0.0.1:${this.#site.httpsPort}`;
+    return `${this.#site.tls === false ? 'http' : 'https'}://127.0.0.1:${this.#site.httpsPort}`;
   }
 
   get httpUrl(): string {
