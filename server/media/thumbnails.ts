@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import {
   DEFAULT_THUMBNAIL_FORMAT,
   isGridThumbnail,
@@ -17,7 +18,6 @@ import { SharedJob } from './shared-job.js';
 import { TASK_PRIORITIES } from './priority-lane.js';
 import { lockFileOf, MAX_ROUNDS, tryLock, untilUnlocked } from './cache-lock.js';
 import type { Logger } from '../core/logger.js';
-import fs from 'node:fs/promises';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { closeQuietly, type OpenThumbnail, openIfPresent, release, statOriginal, UNTAGGED, WHOLE_READ_MAX } from './tagged-cache-file.js';
 
@@ -77,6 +77,8 @@ export interface ThumbnailCacheOptions {
  * grabbed) are decoded once for all their sizes and formats. A request waits only for the
  * format it asked for (a JPEG or a WebP encode after the decode, like sharp alone would
  * take); the other format of its size follows in the background with the other sizes.
+ * Concurrent requests share one task in a process (SharedJob), and processes sharing the
+ * cache directory make each file once between them (makeAcrossProcesses, cache-lock.ts).
  */
 export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOptions): ThumbnailCache {
   // One task per (version of an original, size, format) at a time: concurrent requests share
