@@ -1,28 +1,40 @@
 // PM2 process file for the public server (the admin server is never deployed). Its env's
 // MALLOC_* and LD_PRELOAD apply to `npm start` too (server/launch.ts reads them from here).
 const fs = require('node:fs');
+const os = require('node:os');
 
 // jemalloc, where Debian's libjemalloc2 is installed (sharp recommends it on glibc): freed
 // pixel buffers go back to the system instead of fragmenting glibc's arenas.
 const JEMALLOC = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2'].find((f) => fs.existsSync(f));
 
-// Fork mode with ONE instance: the password rate limiter lives in this process's memory,
-// so several instances would each allow 10 guesses (see README "Deploying").
+// Two profiles (README "Running several processes / machines"):
+// - default: ONE process in fork mode; the password lockout lives in its memory.
+// - cluster: GALLERY_INSTANCES=<n> (or `max`, one per core) when running `pm2 start`: PM2's
+//   cluster mode, n processes sharing the port. They must share the lockout, so REDIS_URL is
+//   required (the server refuses to start without it). Each process is told how many there
+//   are (INSTANCES) and sizes its worker pool to cores / instances, so they never
+//   oversubscribe the cores.
+const wanted = process.env.GALLERY_INSTANCES ?? '1';
+const instances = wanted === 'max' ? os.availableParallelism() : Number(wanted);
+if (!Number.isInteger(instances) || instances < 1) throw new Error(`GALLERY_INSTANCES must be a positive integer or "max", got "${wanted}"`);
+const cluster = instances > 1;
+
 module.exports = {
   apps: [
     {
       name: 'gallery',
       script: 'dist/server/main.js',
       cwd: __dirname,
-      exec_mode: 'fork',
-      instances: 1,
+      exec_mode: cluster ? 'cluster' : 'fork',
+      instances,
       autorestart: true,
       max_restarts: 20,
       min_uptime: '10s',
       restart_delay: 1000,
       // main.ts finishes in-flight requests on SIGINT/SIGTERM; give it time before SIGKILL.
       kill_timeout: 15000,
-      // Wait for process.send('ready') so a reload never drops a request.
+      // Wait for process.send('ready') so a reload never drops a request; `pm2 reload` replaces
+      // the processes one at a time, each draining its keep-alive connections (server/main.ts).
       wait_ready: true,
       listen_timeout: 20000,
       max_memory_restart: '1G',
@@ -33,6 +45,7 @@ module.exports = {
       env: {
         NODE_ENV: 'production',
         PORT: 3000,
+        INSTANCES: String(instances),
         // glibc gives each thread its own malloc arena; with sharp in worker threads that
         // holds on to native memory long after the load has passed.
         MALLOC_ARENA_MAX: '2',

@@ -47,6 +47,11 @@ export function limitRow(
   return { name, value, unit, baseline, ratio, target, pass, note };
 }
 
+/** A figure that must be exactly `expected` (a count), no more and no less. */
+export function exactRow(name: string, value: number | null, unit: string, expected: number, note?: string): BenchRow {
+  return { name, value, unit, baseline: null, ratio: null, target: `= ${expected}`, pass: value === null ? null : value === expected, note };
+}
+
 /** A figure that could not be measured: still a row, so a missing figure is visible. */
 export function failedRow(name: string, unit: string, target: string, err: unknown): BenchRow {
   const message = err instanceof Error ? err.message : String(err);

@@ -6,7 +6,7 @@
  *   --smoke             tiny corpus, a few items per figure, 1-second loads: checks the harness
  *   --strict            exit 1 when a target is missed or a figure could not be measured
  *   --clean             delete the cached corpora (under the OS temp dir) and exit
- *   --only a,b          run only these figures (cold, cached, page, exif, zip, heic, first-screen, startup)
+ *   --only a,b          run only these figures (cold, cached, nginx, page, exif, zip, heic, first-screen, startup, processes)
  *   --seconds N         length of each load run (default 5, smoke 1)
  *   --rounds N          alternating app/baseline rounds per load figure (default 3, smoke 1)
  *   --no-arena-max      start the server without MALLOC_ARENA_MAX (to compare)
@@ -27,6 +27,7 @@ import { startup } from './figures/startup.js';
 import { heicThumbnails } from './figures/heic.js';
 import { cachedThumbnails, coldThumbnails } from './figures/thumbnails.js';
 import { zipDownload } from './figures/zip.js';
+import { nginxThumbnailCache, severalProcesses } from './figures/cluster.js';
 import { hasWrk } from './http-load.js';
 import { loadAverage } from './proc.js';
 import { type BenchRow, failedRow, formatMarkdown, formatTable } from './rows.js';
@@ -45,6 +46,12 @@ interface Figure {
 const FIGURES: readonly Figure[] = [
   { key: 'cold', fallback: { name: 'cold thumbnails', unit: 'images/s', target: 'ratio >= 0.9' }, usesGallery: true, run: coldThumbnails },
   { key: 'cached', fallback: { name: 'cached thumbnails', unit: 'req/s', target: 'ratio >= 0.7' }, usesGallery: true, run: cachedThumbnails },
+  {
+    key: 'nginx',
+    fallback: { name: "cached small thumbnail through nginx's cache vs one Node process", unit: 'req/s', target: 'ratio >= 5' },
+    usesGallery: true,
+    run: nginxThumbnailCache,
+  },
   { key: 'page', fallback: { name: 'album page p50', unit: 'ms', target: '<= 10 ms' }, usesGallery: true, run: albumPage },
   { key: 'exif', fallback: { name: 'EXIF mean', unit: 'ms', target: '< 5 ms' }, usesGallery: true, run: exifLatency },
   { key: 'zip', fallback: { name: 'ZIP download', unit: 'MB/s', target: 'ratio >= 0.85' }, usesGallery: true, run: zipDownload },
@@ -56,6 +63,12 @@ const FIGURES: readonly Figure[] = [
     run: firstScreenBytes,
   },
   { key: 'startup', fallback: { name: 'start-up until /photos answers', unit: 's', target: '<= 3 s' }, usesGallery: false, run: startup },
+  {
+    key: 'processes',
+    fallback: { name: 'album page, 2 processes vs 1; lockout over 2 processes; pm2 reload', unit: '-', target: 'ratio >= 1.6' },
+    usesGallery: false,
+    run: severalProcesses,
+  },
 ];
 
 function cpuModel(): string {

@@ -47,13 +47,13 @@ export function galleryEntry(): { args: string[]; label: string } {
 
 /**
  * The environment production gives the server: the `env` of ecosystem.config.cjs (PM2), so
- * a change there (a malloc tunable, say) is what the benchmarks measure. PORT is the
- * harness's own.
+ * a change there (a malloc tunable, say) is what the benchmarks measure. PORT and INSTANCES
+ * are the harness's own.
  */
 export function productionEnv(): Record<string, string> {
   try {
     const config = createRequire(import.meta.url)(path.join(ROOT, 'ecosystem.config.cjs')) as { apps?: { env?: Record<string, unknown> }[] };
-    const { PORT: _port, ...env } = config.apps?.[0]?.env ?? {};
+    const { PORT: _port, INSTANCES: _instances, ...env } = config.apps?.[0]?.env ?? {};
     return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)]));
   } catch {
     return { NODE_ENV: 'production', MALLOC_ARENA_MAX: '2' };
@@ -66,6 +66,22 @@ export function productionEnv(): Record<string, string> {
  * "Gallery ready at ...".
  */
 export function startGallery(opts: GalleryProcessOptions): Promise<ServerProcess> {
+  const args = [...(opts.nodeArgs ?? []), ...galleryEntry().args];
+  return spawnUntilReady(args, galleryEnv(opts), opts.logFile, /Gallery ready at http:\/\/[^\s:]+:(\d+)/, opts.timeoutMs ?? 60_000);
+}
+
+/**
+ * Several gallery processes on one port, through Node's cluster module as PM2's cluster mode
+ * runs them (bench/node-cluster.ts is the primary): INSTANCES is set to `instances`, so each
+ * sizes its worker pool by the rule of server/core/config.ts.
+ */
+export function startGalleryCluster(instances: number, port: number, opts: GalleryProcessOptions): Promise<ServerProcess> {
+  const env = { ...galleryEnv(opts), PORT: String(port), INSTANCES: String(instances) };
+  const args = ['--import', 'tsx', path.join(ROOT, 'bench', 'node-cluster.ts'), String(instances), ...galleryEntry().args];
+  return spawnUntilReady(args, env, opts.logFile, /cluster of \d+ ready at http:\/\/[^\s:]+:(\d+)/, opts.timeoutMs ?? 90_000);
+}
+
+function galleryEnv(opts: GalleryProcessOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...productionEnv(),
@@ -77,8 +93,7 @@ export function startGallery(opts: GalleryProcessOptions): Promise<ServerProcess
     ...opts.env,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const args = [...(opts.nodeArgs ?? []), ...galleryEntry().args];
-  return spawnUntilReady(args, env, opts.logFile, /Gallery ready at http:\/\/[^\s:]+:(\d+)/, opts.timeoutMs ?? 60_000);
+  return env;
 }
 
 /** 'A=1 B=unset' for a report. */
@@ -94,7 +109,8 @@ export function startBareServer(files: readonly string[], logFile: string): Prom
   return spawnUntilReady(args, { ...process.env, MALLOC_ARENA_MAX: '2' }, logFile, /bare server listening on (\d+)/, 30_000);
 }
 
-async function spawnUntilReady(args: string[], env: NodeJS.ProcessEnv, logFile: string, ready: RegExp, timeoutMs: number): Promise<ServerProcess> {
+/** Spawns node with `args`, its output into `logFile`, and resolves once the log matches `ready` (group 1: the port). */
+export async function spawnUntilReady(args: string[], env: NodeJS.ProcessEnv, logFile: string, ready: RegExp, timeoutMs: number): Promise<ServerProcess> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   const start = performance.now();

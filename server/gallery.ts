@@ -23,6 +23,7 @@ import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
+import { connectRedis } from './public/redis-connection.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -68,10 +69,10 @@ const VIEW_TASKS_PER_WORKER = 16;
 export async function createGallery(config: Config, opts: GalleryOptions): Promise<Gallery> {
   const { log } = opts;
   const watch = opts.watch ?? true;
-  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, log });
+  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch, watchSetting: config.watch, pollIntervalMs: config.watchIntervalMs, log });
   const home = new HomeContentStore(config.contentDir, log);
   await home.load();
-  if (watch) home.watch();
+  if (watch) home.watch(undefined, { setting: config.watch, intervalMs: config.watchIntervalMs });
   const pool = createMediaPool({
     workers: config.workers,
     maxQueue: opts.maxQueue ?? MAX_WAITING_REQUESTS,
@@ -81,9 +82,11 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     backgroundDelayMs: opts.backgroundDelayMs,
     log,
   });
-  const limiter = createPasswordLimiter(opts.now);
+  // REDIS_URL: the lockout every process of the gallery shares (README "Running several processes").
+  const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, log);
+  const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
-  const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
+  const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   const metadata = createMetadataService({ pool });
   // One cache of patches for originals, web copies and ZIPs: a video's Range requests and a download share it.
   const locationPatcher = createLocationPatcher();
@@ -139,6 +142,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       await dimensions.flush();
       await coverFocus.flush();
       await pool.close();
+      await redis?.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import './uv-threadpool.js';
+import cluster from 'node:cluster';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
 import { createLogger } from './core/logger.js';
 import { createGallery } from './gallery.js';
@@ -8,9 +9,20 @@ import { collectWhenQuiet } from './idle-gc.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long keep-alive connections may bring one more request after SIGTERM (answered, with
+ * `Connection: close`) before the idle ones are closed: a busy client asks again within
+ * milliseconds; the rest then find their connection closed while idle, as any keep-alive
+ * client must expect.
+ */
+const DRAIN_MS = 1000;
 
-/** JSON lines on stdout: one per request, and the server's own. */
-const log = createLogger();
+/**
+ * JSON lines on stdout: one per request, and the server's own. A worker of PM2's cluster mode
+ * shares its daemon's stdout, and only what goes through process.stdout (which PM2 forwards)
+ * reaches the app's log (`pm2 logs gallery`); a lone process writes to its descriptor at once.
+ */
+const log = createLogger(cluster.isWorker ? { destination: process.stdout } : {});
 
 /** Entry point of the public server: `npm start`, or PM2 with ecosystem.config.cjs. */
 async function main(): Promise<void> {
@@ -26,23 +38,36 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host === undefined || config.host === '::' || config.host === '0.0.0.0' ? 'localhost' : config.host;
   let stopping = false;
+  /**
+   * A graceful stop that loses no request, so `pm2 reload` under load fails none (README
+   * "Running several processes"): stop accepting connections (in PM2's cluster the master then
+   * hands new ones to the other processes), answer every request still arriving on the open
+   * keep-alive connections with `Connection: close` (the client's next request opens a new
+   * connection, to a process that stays), close the connections left idle after DRAIN_MS,
+   * finish the requests in flight (up to SHUTDOWN_GRACE_MS), then close the pool and exit.
+   * Not http's server.close(): it closes idle keep-alive connections at once, racing a
+   * request the client may be sending on one that very moment.
+   */
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received: finishing in-flight requests`);
+    server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
     const force = setTimeout(() => {
       log.warn('grace period over: closing remaining connections');
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // close() stops accepting and waits for in-flight responses; idle keep-alives go at once.
-    server.close(() => {
+    const drain = setTimeout(() => server.closeIdleConnections(), DRAIN_MS);
+    drain.unref();
+    // Called once every connection has ended.
+    net.Server.prototype.close.call(server, () => {
+      clearTimeout(drain);
       void gallery.close().then(() => {
         log.info('stopped');
         process.exit(0);
       });
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -18,7 +18,13 @@ const log = createLogger();
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: true, log });
+  const index = await AlbumIndex.open({
+    albumsDir: config.albumsDir,
+    watch: true,
+    watchSetting: config.watch,
+    pollIntervalMs: config.watchIntervalMs,
+    log,
+  });
   const app = createAdminApp(config, { index, log });
 
   const server = http.createServer({ requestTimeout: REQUEST_TIMEOUT_MS }, app);

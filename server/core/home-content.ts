@@ -5,6 +5,8 @@ import { hasControlCharacter } from './control-characters.js';
 import type { Logger } from './logger.js';
 import { isWebImage } from './media-catalogue.js';
 import { DEFAULT_SITE_SETTINGS, loadSiteSettings, type SiteSettings } from './site-settings.js';
+import type { WatchSetting } from './config.js';
+import { signaturesOf, TreeWatcher } from './watch/tree-watcher.js';
 
 export interface HomeIntro {
   readonly title: string;
@@ -133,7 +135,7 @@ export class HomeContentStore extends EventEmitter {
   #content: HomeContent = EMPTY;
   #site: SiteSettings = DEFAULT_SITE_SETTINGS;
   #version = 1;
-  #watchers: fs.FSWatcher[] = [];
+  #watcher: TreeWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #dir: string;
   readonly #log: Logger;
@@ -172,34 +174,47 @@ export class HomeContentStore extends EventEmitter {
 
   /**
    * Watches the content directory and its asset folders (home.json is replaced by rename,
-   * so the folder is watched, not the file).
+   * so the folder is watched, not the file), by events or by polling as `setting` says
+   * (server/core/watch/tree-watcher.ts).
    */
-  watch(debounceMs = 200): void {
+  watch(debounceMs = 200, { setting = 'auto', intervalMs = 5000 }: { setting?: WatchSetting; intervalMs?: number } = {}): void {
     const dirs = [this.#dir, ...['hero', 'cards', 'landing'].map((d) => path.join(this.#dir, 'assets', d))];
     for (const dir of dirs) {
       // Asset folders are created up front so the first upload into one is noticed.
       try {
         fs.mkdirSync(dir, { recursive: true });
       } catch {
-        if (!fs.existsSync(dir)) continue;
-      }
-      try {
-        const w = fs.watch(dir, { persistent: false }, () => {
-          clearTimeout(this.#timer);
-          this.#timer = setTimeout(() => void this.load(), debounceMs);
-          this.#timer.unref();
-        });
-        w.on('error', () => w.close());
-        this.#watchers.push(w);
-      } catch (err) {
-        this.#log.warn(`cannot watch ${dir}: ${(err as Error).message}`);
+        // Read-only content: watched as it is.
       }
     }
+    const watched = dirs.filter((dir) => fs.existsSync(dir));
+    const polled = [...watched, path.join(this.#dir, HOME_FILE)];
+    const reload = async () => {
+      // Taken before the read, so a save landing during it is seen by the next poll.
+      const signatures = watcher.mode === 'poll' ? await signaturesOf(polled) : undefined;
+      await this.load();
+      watcher.update(watched, signatures);
+    };
+    const watcher = new TreeWatcher({
+      setting,
+      intervalMs,
+      root: this.#dir,
+      label: 'content',
+      log: this.#log,
+      onChange: () => {
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => void reload(), debounceMs);
+        this.#timer.unref();
+      },
+    });
+    this.#watcher = watcher;
+    if (watcher.mode === 'poll') void reload();
+    else watcher.update(watched, undefined);
   }
 
   close(): void {
     clearTimeout(this.#timer);
-    for (const w of this.#watchers) w.close();
-    this.#watchers = [];
+    this.#watcher?.close();
+    this.#watcher = undefined;
   }
 }

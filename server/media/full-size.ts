@@ -2,6 +2,7 @@ import { fullSizeDir, fullSizeFile } from '../core/media-catalogue.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { isInside } from '../core/paths.js';
 import type { MediaPool } from './pool.js';
+import { makeOnce } from './cache-lock.js';
 import { openIfPresent, release, statOriginal, UNTAGGED } from './tagged-cache-file.js';
 import type { ThumbnailSource } from './thumbnails.js';
 
@@ -22,7 +23,7 @@ export interface FullSizeCache {
  * viewer's "full resolution" opens for them (docs/api.md#get-apifull-sizepath). Made on
  * demand only, since few photos are ever looked at that closely and each is megabytes; kept
  * fresh like thumbnails, by the original's identity written into the file, and made once
- * however many visitors ask at the same moment.
+ * however many visitors ask at the same moment, of however many processes (cache-lock.ts).
  */
 export function createFullSizeCache({ cacheDir, pool }: { cacheDir: string; pool: Pick<MediaPool, 'fullSize'> }): FullSizeCache {
   const inFlight = new Map<string, Promise<unknown>>();
@@ -50,7 +51,8 @@ export function createFullSizeCache({ cacheDir, pool }: { cacheDir: string; pool
       const key = `${source.relPath}\0${tag}`;
       let job = inFlight.get(key);
       if (!job) {
-        job = pool.fullSize({ src: source.absPath, dest: file, tag }).finally(() => inFlight.delete(key));
+        const make = async () => void (await pool.fullSize({ src: source.absPath, dest: file, tag }));
+        job = makeOnce(file, make, async () => (await tagOf(file)) === tag).finally(() => inFlight.delete(key));
         inFlight.set(key, job);
       }
       await job;

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import {
   DEFAULT_THUMBNAIL_FORMAT,
   isGridThumbnail,
@@ -12,8 +13,11 @@ import {
   thumbnailFile,
 } from '../core/media-catalogue.js';
 import { isInside } from '../core/paths.js';
-import type { MediaPool, TaskPriority } from './pool.js';
+import type { MediaPool, QueuedWork, TaskPriority } from './pool.js';
 import { SharedJob } from './shared-job.js';
+import { TASK_PRIORITIES } from './priority-lane.js';
+import { lockFileOf, MAX_ROUNDS, tryLock, untilUnlocked } from './cache-lock.js';
+import type { Logger } from '../core/logger.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { closeQuietly, type OpenThumbnail, openIfPresent, release, statOriginal, UNTAGGED, WHOLE_READ_MAX } from './tagged-cache-file.js';
 
@@ -54,6 +58,8 @@ export interface ThumbnailCache {
 export interface ThumbnailCacheOptions {
   readonly cacheDir: string;
   readonly pool: Pick<MediaPool, 'submit'>;
+  /** Where a line goes for each task a visitor waited for ('thumbnail made'); none when absent. */
+  readonly log?: Logger;
 }
 
 /**
@@ -71,8 +77,10 @@ export interface ThumbnailCacheOptions {
  * grabbed) are decoded once for all their sizes and formats. A request waits only for the
  * format it asked for (a JPEG or a WebP encode after the decode, like sharp alone would
  * take); the other format of its size follows in the background with the other sizes.
+ * Concurrent requests share one task in a process (SharedJob), and processes sharing the
+ * cache directory make each file once between them (makeAcrossProcesses, cache-lock.ts).
  */
-export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions): ThumbnailCache {
+export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOptions): ThumbnailCache {
   // One task per (version of an original, size, format) at a time: concurrent requests share
   // it. A task that makes several is listed under each.
   const inFlight = new Map<string, SharedJob>();
@@ -85,30 +93,29 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
     return file;
   }
 
-  /** Makes `variants` of the original at version `tag`: joins the tasks under way, one new task for the rest. */
-  function generate(source: ThumbnailSource, tag: string, variants: readonly Variant[], priority: TaskPriority, signal?: AbortSignal): Promise<unknown> {
+  /** Whether each job's variants were all made by another process (this one only waited). */
+  const outcomes = new WeakMap<SharedJob, Outcome>();
+
+  /**
+   * Makes `variants` of the original at version `tag`: joins the tasks under way, one new task
+   * for the rest. Resolves true when another process made them all (this one only waited).
+   */
+  async function generate(source: ThumbnailSource, tag: string, variants: readonly Variant[], priority: TaskPriority, signal?: AbortSignal): Promise<boolean> {
     const waits: Promise<void>[] = [];
+    const jobs: SharedJob[] = [];
     const missing = variants.filter((v) => {
       const job = inFlight.get(jobKey(source, tag, v));
-      if (job) waits.push(job.join(priority, signal));
+      if (job) {
+        waits.push(job.join(priority, signal));
+        jobs.push(job);
+      }
       return !job;
     });
     if (missing.length > 0) {
-      // One output per size, with the formats asked of it: both come from the same pixels.
-      const sizes = THUMBNAIL_SIZE_NAMES.filter((size) => missing.some((v) => v.size === size));
-      const wants = (size: ThumbnailSize, format: ThumbnailFormat) => missing.some((v) => v.size === size && v.format === format);
-      const task = {
-        src: source.absPath,
-        kind: source.kind,
-        outputs: sizes.map((size) => ({
-          size,
-          width: THUMBNAIL_SIZES[size],
-          ...(wants(size, 'jpeg') ? { dest: pathOf(source.relPath, size, 'jpeg') } : {}),
-          ...(wants(size, 'webp') ? { webpDest: pathOf(source.relPath, size, 'webp') } : {}),
-        })),
-        tag,
-      };
-      const job = new SharedJob((jobSignal) => pool.submit('thumbnail', task, { priority, signal: jobSignal }));
+      const outcome: Outcome = { elsewhere: false };
+      const job = new SharedJob((jobSignal) => makeAcrossProcesses(source, tag, missing, priority, jobSignal, outcome));
+      outcomes.set(job, outcome);
+      jobs.push(job);
       const keys = missing.map((v) => jobKey(source, tag, v));
       for (const key of keys) inFlight.set(key, job);
       const forget = () => {
@@ -117,7 +124,90 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
       job.done.then(forget, forget);
       waits.push(job.join(priority, signal));
     }
-    return Promise.all(waits);
+    await Promise.all(waits);
+    return jobs.every((job) => outcomes.get(job)?.elsewhere === true);
+  }
+
+  /** The pool task that makes `variants` of the original at version `tag`, from one decode per size. */
+  function taskFor(source: ThumbnailSource, tag: string, variants: readonly Variant[]) {
+    // One output per size, with the formats asked of it: both come from the same pixels.
+    const sizes = THUMBNAIL_SIZE_NAMES.filter((size) => variants.some((v) => v.size === size));
+    const wants = (size: ThumbnailSize, format: ThumbnailFormat) => variants.some((v) => v.size === size && v.format === format);
+    return {
+      src: source.absPath,
+      kind: source.kind,
+      outputs: sizes.map((size) => ({
+        size,
+        width: THUMBNAIL_SIZES[size],
+        ...(wants(size, 'jpeg') ? { dest: pathOf(source.relPath, size, 'jpeg') } : {}),
+        ...(wants(size, 'webp') ? { webpDest: pathOf(source.relPath, size, 'webp') } : {}),
+      })),
+      tag,
+    };
+  }
+
+  const fileOf = (source: ThumbnailSource, v: Variant) => pathOf(source.relPath, v.size, v.format);
+
+  /**
+   * Makes `variants` once across processes (server/media/cache-lock.ts): one pool task for
+   * those whose lock this process takes, held until the task settles; for those another
+   * process is making, a wait for its lock to go, after which whatever it did not make after
+   * all (it failed, or went away) goes round again. Background work takes no lock (it would
+   * hold one for as long as it waits for a quiet pool, and a visitor elsewhere would wait
+   * with it): it leaves out what another process is making.
+   */
+  function makeAcrossProcesses(
+    source: ThumbnailSource,
+    tag: string,
+    variants: readonly Variant[],
+    priority: TaskPriority,
+    signal: AbortSignal,
+    outcome: Outcome,
+  ): QueuedWork<unknown> {
+    let urgency = priority;
+    let task: QueuedWork<unknown> | undefined;
+    const make = async (vs: readonly Variant[]) => {
+      const started = performance.now();
+      task = pool.submit('thumbnail', taskFor(source, tag, vs), { priority: urgency, signal });
+      await task.result;
+      if (urgency !== 'background') {
+        log?.info({ path: source.relPath, made: vs.map((v) => `${v.size}.${v.format}`), ms: Math.round(performance.now() - started) }, 'thumbnail made');
+      }
+    };
+    const result = (async () => {
+      if (priority === 'background') {
+        const free = await Promise.all(variants.map(async (v) => !(await isLocked(fileOf(source, v)))));
+        const todo = variants.filter((_, i) => free[i]);
+        if (todo.length > 0) await make(todo);
+        return;
+      }
+      let todo = variants;
+      for (let round = 1; todo.length > 0; round++) {
+        if (round > MAX_ROUNDS) return make(todo);
+        const locks = await Promise.all(todo.map((v) => tryLock(fileOf(source, v))));
+        const theirs = todo.filter((_, i) => !locks[i]);
+        // Locked here, but perhaps made by another process between our look and our lock.
+        const mine = await staleOf(
+          source,
+          todo.filter((_, i) => locks[i]),
+          tag,
+        );
+        try {
+          await Promise.all([mine.length > 0 ? make(mine) : undefined, ...theirs.map((v) => untilUnlocked(fileOf(source, v), signal))]);
+        } finally {
+          await Promise.all(locks.map((lock) => lock?.release()));
+        }
+        todo = theirs.length > 0 ? await staleOf(source, theirs, tag) : [];
+        if (round === 1 && mine.length === 0 && todo.length === 0) outcome.elsewhere = true;
+      }
+    })();
+    return {
+      result,
+      raise(to) {
+        if (TASK_PRIORITIES.indexOf(to) < TASK_PRIORITIES.indexOf(urgency)) urgency = to;
+        task?.raise(to);
+      },
+    };
   }
 
   /** What one request makes: its own size and format, or everything where one decode serves every size. */
@@ -174,8 +264,9 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
       const { tag, cached } = await openFresh(source, size, format);
       if (cached) return cached;
       const asked = { size, format };
-      await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
-      if (!decodesOnce(source)) makeTheRestLater(source, tag, asked);
+      const madeElsewhere = await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
+      // The process that made the size asked queues the others: not every process that waited for it too.
+      if (!decodesOnce(source) && !madeElsewhere) makeTheRestLater(source, tag, asked);
       const file = pathOf(source.relPath, size, format);
       // Whatever version the file holds now (a later generation may have replaced it): its
       // tag, and so its ETag, always describes its own bytes.
@@ -202,6 +293,11 @@ export function createThumbnailCache({ cacheDir, pool }: ThumbnailCacheOptions):
   };
 }
 
+/** What became of a job's variants: all made by another process, or not. */
+interface Outcome {
+  elsewhere: boolean;
+}
+
 /** One cache file of an original: a size in a format. */
 interface Variant {
   readonly size: ThumbnailSize;
@@ -217,4 +313,14 @@ const ALL_VARIANTS: readonly Variant[] = Object.freeze(THUMBNAIL_SIZE_NAMES.flat
  */
 function decodesOnce(source: ThumbnailSource): boolean {
   return source.kind === 'video' || needsHeifDecoder(source.absPath);
+}
+
+/** Whether a live lock file stands beside `file` (another process, or this one, is making it). */
+async function isLocked(file: string): Promise<boolean> {
+  try {
+    await fs.access(lockFileOf(file));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -9,6 +9,7 @@ import { sourceTagOf } from '../core/media/source-tag.js';
 import { isInside, isMissing } from '../core/paths.js';
 import type { MediaPool } from './pool.js';
 import { PoolBusyError } from './pool-errors.js';
+import { makeOnce } from './cache-lock.js';
 
 /**
  * The web copies of videos (docs/api.md#get-apiweb-videopath): which one a video needs (its
@@ -123,11 +124,13 @@ export function createWebVideoService({ cacheDir, pool, metadata, log, maxFailur
     const key = `${source.relPath}\0${tag}`;
     let job = jobs.get(key);
     if (!job) {
-      job = (async () => {
+      // Minutes of ffmpeg: made by one process of however many ask (cache-lock.ts).
+      const make = async () => {
         const { bytes } = await pool.webVideo({ src: source.absPath, dest: file, plan });
         const record: CopyRecord = { version: 1, source: tag, plan, bytes };
         await writeFileAtomic(recordOf(file), JSON.stringify(record));
-      })();
+      };
+      job = makeOnce(file, make, () => isFresh(file, tag, plan));
       jobs.set(key, job);
       job.then(
         () => jobs.delete(key),

@@ -85,6 +85,48 @@ describe('server process', () => {
     });
   });
 
+  describe('on SIGTERM with keep-alive clients', () => {
+    it('should answer a request still arriving on an open connection, with Connection: close, and exit 0', async function () {
+      this.timeout(40_000);
+      const { child, url, output } = await startServer({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ALBUMS_DIR: fx.albumsDir,
+        CACHE_DIR: fx.cacheDir,
+        CONTENT_DIR: fx.contentDir,
+        WORKERS: '1',
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const get = (path: string) =>
+        new Promise<{ status: number; connection: string | undefined; localPort: number | undefined }>((resolve, reject) => {
+          http
+            .get(`${url}${path}`, { agent }, (res) => {
+              const localPort = res.socket.localPort;
+              res.resume();
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, localPort }));
+            })
+            .on('error', reject);
+        });
+      const first = await get('/photos');
+      expect(first.connection).to.equal('keep-alive');
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      // The same socket, idle when the signal came: its next request is answered, not dropped.
+      const second = await get('/photos');
+      expect(second.localPort, 'the kept-alive connection').to.equal(first.localPort);
+      expect(second.status).to.equal(200);
+      expect(second.connection).to.equal('close');
+      const refused = await fetch(`${url}/photos`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused, 'a new connection after SIGTERM').to.equal(true);
+      agent.destroy();
+      expect(await exited, output()).to.equal(0);
+    });
+  });
+
   describe('request log', () => {
     it('should log one line per request without passwords or tokens', async function () {
       this.timeout(30_000);

@@ -1,14 +1,23 @@
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from './album-tree.js';
 import { type ContentIds, repairLivePhotos } from './live-photos.js';
 import { scanAlbums } from './scan.js';
 import type { Logger } from '../logger.js';
+import type { WatchSetting } from '../config.js';
+import { TreeWatcher, type TreeWatcherOptions, type WatchMode } from '../watch/tree-watcher.js';
 
 export interface AlbumIndexOptions {
   readonly albumsDir: string;
   /** Watch the tree and rescan on changes (default true). */
   readonly watch?: boolean;
+  /** How (config `WATCH`, default `auto`): server/core/watch/tree-watcher.ts. */
+  readonly watchSetting?: WatchSetting;
+  /** Milliseconds between polls when polling (config `WATCH_INTERVAL`, default 5 s). */
+  readonly pollIntervalMs?: number;
+  /** Test seam: how a directory is watched for events (fs.watch). */
+  readonly watchDir?: TreeWatcherOptions['watchDir'];
+  /** Test seam: how long WATCH=auto waits for its canary. */
+  readonly probeTimeoutMs?: number;
   /** Quiet time after the last change before a rescan. */
   readonly debounceMs?: number;
   readonly log: Logger;
@@ -27,12 +36,12 @@ export class AlbumIndex extends EventEmitter {
   #root: TreeNode;
   #byPath: Map<string, TreeNode>;
   #version = 1;
-  readonly #opts: Required<Omit<AlbumIndexOptions, 'beforeTokenWrite'>> & Pick<AlbumIndexOptions, 'beforeTokenWrite'>;
+  readonly #opts: Required<Pick<AlbumIndexOptions, 'albumsDir' | 'watch' | 'debounceMs' | 'log'>> & AlbumIndexOptions;
   /** Tokens that could not be written into a read-only album.json, by version of that file. */
   #memoryTokens: ReadonlyMap<string, string> = new Map();
   /** Content identifiers of Live Photos' files, by album path (setContentIds): kept across rescans. */
   readonly #contentIds = new Map<string, ContentIds>();
-  readonly #watchers = new Map<string, fs.FSWatcher>();
+  readonly #watcher: TreeWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   #scanning: Promise<void> | undefined;
   #rescanAgain = false;
@@ -47,12 +56,31 @@ export class AlbumIndex extends EventEmitter {
     };
     this.#root = { path: '', name: '', meta: undefined, parent: undefined, children: [], media: [] };
     this.#byPath = new Map([['', this.#root]]);
+    this.#watcher = this.#opts.watch
+      ? new TreeWatcher({
+          setting: opts.watchSetting ?? 'auto',
+          intervalMs: opts.pollIntervalMs ?? 5000,
+          root: opts.albumsDir,
+          label: 'album tree',
+          log: opts.log,
+          onChange: () => this.#schedule(),
+          watchDir: opts.watchDir,
+          probeTimeoutMs: opts.probeTimeoutMs,
+        })
+      : undefined;
   }
 
   static async open(opts: AlbumIndexOptions): Promise<AlbumIndex> {
     const index = new AlbumIndex(opts);
+    // The filesystem's type first: on NFS the first scan already takes the poll's baseline.
+    await index.#watcher?.ready;
     await index.rescan();
     return index;
+  }
+
+  /** How changes are noticed now (`auto` may have switched to polling); undefined when not watching. */
+  get watchMode(): WatchMode | undefined {
+    return this.#watcher?.mode;
   }
 
   get version(): number {
@@ -132,17 +160,19 @@ export class AlbumIndex extends EventEmitter {
   }
 
   async #scanOnce(): Promise<void> {
+    const signatures = this.#watcher?.mode === 'poll' ? new Map<string, string>() : undefined;
     const { root, dirs, memoryTokens } = await scanAlbums({
       albumsDir: this.#opts.albumsDir,
       memoryTokens: this.#memoryTokens,
       log: this.#opts.log,
       beforeTokenWrite: this.#opts.beforeTokenWrite,
+      signatures,
     });
     this.#memoryTokens = memoryTokens;
     // The scan paired by name; albums with identifiers are paired again with them.
     for (const albumPath of this.#contentIds.keys()) if (!isAlbumIn(root, albumPath)) this.#contentIds.delete(albumPath);
     this.#publish(withContentIds(root, this.#contentIds, new Set(this.#contentIds.keys())));
-    if (this.#opts.watch && !this.#closed) this.#watchDirs(dirs);
+    if (!this.#closed) this.#watcher?.update(dirs, signatures);
     this.emit('change', this.#version);
   }
 
@@ -159,34 +189,6 @@ export class AlbumIndex extends EventEmitter {
     this.#version++;
   }
 
-  /**
-   * One non-recursive watcher per directory: Node 20's recursive fs.watch on Linux falls
-   * back to polling every file, which does not scale to 100,000 photos.
-   */
-  #watchDirs(dirs: string[]): void {
-    const wanted = new Set(dirs);
-    for (const [dir, w] of this.#watchers) {
-      if (!wanted.has(dir)) {
-        w.close();
-        this.#watchers.delete(dir);
-      }
-    }
-    for (const dir of wanted) {
-      if (this.#watchers.has(dir)) continue;
-      try {
-        const w = fs.watch(dir, { persistent: false }, () => this.#schedule());
-        w.on('error', () => {
-          w.close();
-          this.#watchers.delete(dir);
-          this.#schedule();
-        });
-        this.#watchers.set(dir, w);
-      } catch (err) {
-        this.#opts.log.warn(`cannot watch ${dir}: ${(err as Error).message}`);
-      }
-    }
-  }
-
   #schedule(): void {
     if (this.#closed) return;
     clearTimeout(this.#timer);
@@ -199,8 +201,7 @@ export class AlbumIndex extends EventEmitter {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
-    for (const w of this.#watchers.values()) w.close();
-    this.#watchers.clear();
+    this.#watcher?.close();
   }
 }
 

@@ -9,6 +9,7 @@ import { pairLivePhotos } from './live-photos.js';
 import { naturalCompare } from './natural-order.js';
 import { type RecordWithToken, readRecordWithToken } from './record-token.js';
 import type { Logger } from '../logger.js';
+import { signatureOf } from '../watch/tree-watcher.js';
 
 export const ALBUM_FILE = 'album.json';
 
@@ -23,6 +24,12 @@ export interface ScanOptions {
   readonly log: Logger;
   /** Test seam: runs between reading a token-less album.json and writing it back with a token. */
   readonly beforeTokenWrite?: (file: string) => void | Promise<void>;
+  /**
+   * Filled, when given, with the signature of every directory and `album.json` read, each
+   * taken just before it was read: the baseline of a poll (server/core/watch/tree-watcher.ts),
+   * so a change landing while the tree is read is still seen. One stat more per directory.
+   */
+  readonly signatures?: Map<string, string>;
 }
 
 export interface ScanResult {
@@ -61,6 +68,7 @@ type ScanState = ScanOptions & { readonly keptTokens: Map<string, string> };
 async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs: string[]): Promise<void> {
   let entries: Dirent[];
   try {
+    if (opts.signatures) opts.signatures.set(absDir, await signatureOf(absDir));
     entries = await fs.readdir(absDir, { withFileTypes: true });
   } catch (err) {
     if (node.path === '') throw err;
@@ -138,6 +146,7 @@ async function readFolderTitle(file: string, log: Logger): Promise<string | unde
 
 async function readMeta(absDir: string, opts: ScanState): Promise<(AlbumMeta & { token: string }) | undefined> {
   const file = path.join(absDir, ALBUM_FILE);
+  if (opts.signatures) opts.signatures.set(file, await signatureOf(file));
   let record: RecordWithToken;
   try {
     record = await readRecordWithToken(file, {

@@ -1,5 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import type { Logger } from '../../core/logger.js';
+import type { RedisCommands } from '../redis-connection.js';
+import { RedisLockoutStore } from './redis-lockout-store.js';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 15 * 60 * 1000;
@@ -140,30 +143,57 @@ export function remainingAttempts(req: Request): number {
   return info ? info.remaining : MAX_FAILED_ATTEMPTS;
 }
 
+/**
+ * What the limiter counts in: this process's memory (LockoutStore), or Redis when
+ * `REDIS_URL` is set (RedisLockoutStore), with the same rules and the same methods.
+ */
+export interface PasswordStore extends Store {
+  /** The client's record, undefined when it has none (or, with Redis, when it cannot be read now). */
+  get(key: string): Promise<ClientRateLimitInfo | undefined>;
+  increment(key: string): Promise<ClientRateLimitInfo>;
+  decrement(key: string): Promise<void>;
+  resetKey(key: string): Promise<void>;
+}
+
 export interface PasswordLimiter {
   readonly middleware: RequestHandler;
-  /** Clears an IP's record after a successful unlock. */
+  /** Clears an IP's record after a successful unlock (never rejects: a failure is logged). */
   readonly clear: (req: Request) => Promise<void>;
   /**
    * Milliseconds left of the lockout of the client making `req` (0 when it is not locked
-   * out), by the limiter's own clock: what the password form counts down.
+   * out, or when the shared store cannot be asked), by the limiter's own clock: what the
+   * password form counts down.
    */
   readonly lockedOutFor: (req: Request) => Promise<number>;
-  readonly store: LockoutStore;
+  readonly store: PasswordStore;
+}
+
+/** Where the lockout is shared between processes (`REDIS_URL`): server/public/access/redis-lockout-store.ts. */
+export interface SharedLockout {
+  readonly redis: RedisCommands;
+  readonly log: Logger;
 }
 
 /**
  * One limiter shared by the three password endpoints. It never answers by itself: it marks
  * the request as rate-limited and lets the route answer in its own shape (302 or 429).
+ * With `shared`, the counts live in Redis for every process of the gallery; an attempt
+ * Redis cannot count is answered 503 by the error handler and its password never checked.
  */
-export function createPasswordLimiter(now?: () => number): PasswordLimiter {
+export function createPasswordLimiter(now?: () => number, shared?: SharedLockout): PasswordLimiter {
   const clock = now ?? Date.now;
-  const store = new LockoutStore(clock);
+  const store: PasswordStore = shared
+    ? new RedisLockoutStore(shared.redis, { maxFailures: MAX_FAILED_ATTEMPTS, lockoutMs: LOCKOUT_MS, log: shared.log })
+    : new LockoutStore(clock);
+  const log = shared?.log;
+  // Requests whose record clear() removed: nothing is left to give back. (Redis's DECR would
+  // make the removed key again, at -1 and without an expiry.)
+  const cleared = new WeakSet<Request>();
   // The key express-rate-limit computed, or would compute (its default: IPv6 addresses
   // grouped by subnet), for a request that did not go through it (the album page).
   const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? ipKeyGenerator(req.ip ?? 'unknown');
   const lockedOutFor = async (req: Request): Promise<number> => {
-    const info = await store.get(keyOf(req));
+    const info = await store.get(keyOf(req)).catch(() => undefined);
     if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return 0;
     return Math.max(0, Math.min(LOCKOUT_MS, info.resetTime.getTime() - clock()));
   };
@@ -174,9 +204,9 @@ export function createPasswordLimiter(now?: () => number): PasswordLimiter {
     standardHeaders: false,
     legacyHeaders: false,
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => {
+    requestWasSuccessful: (req, res) => {
       const s = attemptState(res);
-      return !s.failed && !s.rateLimited;
+      return !s.failed && !s.rateLimited && !cleared.has(req);
     },
     handler: (_req: Request, res: Response, next: NextFunction) => {
       attemptState(res).rateLimited = true;
@@ -184,10 +214,21 @@ export function createPasswordLimiter(now?: () => number): PasswordLimiter {
     },
     // X-Forwarded-For is ignored unless TRUST_PROXY is set; a spoofed one is expected noise.
     validate: { xForwardedForHeader: false },
+    // A give-back that failed (Redis away) is only logged: the attempt stays counted.
+    ...(log
+      ? { logger: { error: (err: unknown, msg?: string) => log.error({ err }, msg), warn: (err: unknown, msg?: string) => log.warn({ err }, msg) } }
+      : {}),
   });
   const wrapped: RequestHandler = (req, res, next) => {
     attemptState(res);
     return middleware(req, res, next);
   };
-  return { middleware: wrapped, store, clear: (req) => store.resetKey(keyOf(req)), lockedOutFor };
+  const clear = (req: Request) => {
+    cleared.add(req);
+    return store.resetKey(keyOf(req)).catch((err: unknown) => {
+      // The unlock itself stands: the failures it would clear expire with their window.
+      log?.warn({ err }, 'could not clear the password attempts of a client that unlocked');
+    });
+  };
+  return { middleware: wrapped, store, clear, lockedOutFor };
 }

@@ -1,0 +1,172 @@
+import { expect } from 'chai';
+import { ipKeyGenerator } from 'express-rate-limit';
+import request from 'supertest';
+import { loadConfig } from '../../server/core/config.js';
+import { createGallery, type Gallery } from '../../server/gallery.js';
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS } from '../../server/public/access/password-limiter.js';
+import { LOCKOUT_KEY_PREFIX } from '../../server/public/access/redis-lockout-store.js';
+import { redactedRedisUrl } from '../../server/public/redis-connection.js';
+import { captureLogger } from '../support/capture-logger.js';
+import { eventually, GalleryFixture } from '../support/gallery-fixture.js';
+import { onPath, RedisServer } from '../support/redis-server.js';
+
+const TREE = {
+  '2024/open/public': { meta: { title: 'Public', token: 't-public' }, files: ['pub.jpg'] },
+  '2024/family/wedding': { meta: { title: 'Wedding', password: 'Open-Sesame', token: 't-wedding' }, files: ['kiss.jpg'] },
+};
+/** supertest connects from IPv4 loopback: the key express-rate-limit makes of it. */
+const KEY = `${LOCKOUT_KEY_PREFIX}${ipKeyGenerator('::ffff:127.0.0.1')}`;
+
+/**
+ * The password lockout in Redis (REDIS_URL), shared by two galleries on one album tree as two
+ * processes would share it, against a real redis-server.
+ */
+describe('the password lockout shared in Redis', function () {
+  this.timeout(30_000);
+  const fx = new GalleryFixture();
+  const redis = new RedisServer();
+  const galleries: Gallery[] = [];
+  let a: ReturnType<typeof request>;
+  let b: ReturnType<typeof request>;
+  const logs = captureLogger();
+
+  before(async function () {
+    if (!onPath('redis-server')) {
+      console.log('    (skipped: redis-server is not installed; Debian: apt-get install redis-server)');
+      this.skip();
+    }
+    await fx.build(TREE);
+    await redis.start();
+  });
+  after(async () => {
+    await Promise.all(galleries.map((g) => g.close()));
+    await redis.close();
+    await fx.close();
+  });
+
+  async function startGallery(): Promise<Gallery> {
+    const config = loadConfig({ ALBUMS_DIR: fx.albumsDir, CACHE_DIR: fx.cacheDir, CONTENT_DIR: fx.contentDir, REDIS_URL: redis.url, INSTANCES: '2' });
+    const gallery = await createGallery(config, { watch: false, log: logs.logger });
+    galleries.push(gallery);
+    return gallery;
+  }
+
+  beforeEach(async () => {
+    await redis.start();
+    await redis.command('FLUSHALL');
+    if (galleries.length === 0) {
+      a = request((await startGallery()).handler);
+      b = request((await startGallery()).handler);
+    }
+    await eventually(
+      async () => (await a.post('/api/check-password').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' })).status === 200,
+      10_000,
+      'gallery a connected',
+    );
+    await eventually(
+      async () => (await b.post('/api/check-password').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' })).status === 200,
+      10_000,
+      'gallery b connected',
+    );
+  });
+
+  const guess = (app: ReturnType<typeof request>, password = 'wrong') => app.post('/api/check-password').send({ albumPath: '2024/family/wedding', password });
+
+  describe('with Redis up', () => {
+    it('should lock an IP out after 10 failures spread over both galleries, on either', async () => {
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
+        const res = await guess(i % 2 === 0 ? a : b).expect(401);
+        expect(res.body.remainingAttempts).to.equal(MAX_FAILED_ATTEMPTS - i - 1);
+      }
+      const onA = await guess(a).expect(429);
+      expect(onA.body).to.include({ success: false, rateLimited: true });
+      await guess(b, 'Open-Sesame').expect(429);
+      const form = await b.post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(302);
+      expect(form.headers.location).to.equal('/photos/2024/family/wedding?error=rate-limited');
+      expect(form.headers['set-cookie']).to.equal(undefined);
+      const page = await a.get('/photos/2024/family/wedding?error=rate-limited').expect(200);
+      expect(page.text).to.include('Please retry in 15 minutes.');
+    });
+
+    it('should answer exactly 10 of 100 concurrent wrong guesses over both galleries with 401', async () => {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => guess(i % 2 === 0 ? a : b)));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).to.have.length(MAX_FAILED_ATTEMPTS);
+      expect(statuses.filter((s) => s === 429)).to.have.length(100 - MAX_FAILED_ATTEMPTS);
+    });
+
+    it('should lock out for 15 minutes from the 10th failure, however early the first one was', async () => {
+      for (let i = 0; i < MAX_FAILED_ATTEMPTS - 1; i++) await guess(a).expect(401);
+      // As if the first failure was 14 minutes ago: a minute left of its window.
+      await redis.command('PEXPIRE', KEY, '60000');
+      await guess(b).expect(401);
+      const ttl = Number((await redis.command('PTTL', KEY)).slice(1));
+      expect(ttl).to.be.within(LOCKOUT_MS - 5000, LOCKOUT_MS);
+    });
+
+    it('should clear the failures on a success, and not count a request that checks no password', async () => {
+      for (let i = 0; i < 5; i++) await guess(a).expect(401);
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n5/);
+      await a.post('/api/check-password').send({ albumPath: '2024/open/public', password: 'anything' }).expect(200);
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n5/);
+      await guess(b, 'Open-Sesame').expect(200);
+      // Removed, and not made again by a give-back (Redis's DECR would leave -1 for ever).
+      await eventually(async () => (await redis.command('EXISTS', KEY)) === ':0', 2000, 'the record removed');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await redis.command('EXISTS', KEY)).to.equal(':0');
+    });
+  });
+
+  describe('with Redis gone', () => {
+    it('should refuse password checks with 503 and unlock nothing, while pages and media work; then work again when it is back', async () => {
+      await guess(a).expect(401);
+      await redis.stop();
+      for (const app of [a, b]) {
+        const wrong = await guess(app).expect(503);
+        expect(wrong.body).to.deep.equal({ error: 'Password checks are unavailable right now, try again shortly' });
+        expect(wrong.headers['retry-after']).to.equal('5');
+        const right = await guess(app, 'Open-Sesame').expect(503);
+        expect(right.headers['set-cookie']).to.equal(undefined);
+        const form = await app.post('/api/unlock').type('form').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(503);
+        expect(form.headers['set-cookie']).to.equal(undefined);
+        await app.post('/api/check-access').send({ albumPath: '2024/family/wedding', password: 'Open-Sesame' }).expect(503);
+        // Asking without a password is no attempt: it needs no lockout.
+        const asked = await app.post('/api/check-access').send({ albumPath: '2024/family/wedding' }).expect(401);
+        expect(asked.body.requiresPassword).to.equal(true);
+        await app.get('/photos/2024/open/public').expect(200);
+        await app.get('/photos/2024/family/wedding?error=rate-limited').expect(200);
+        await app.get('/api/thumbnail?path=2024/open/public/pub.jpg&size=small').expect(200);
+        await app.get('/albums/2024/open/public/pub.jpg').expect(200);
+        await app.get('/photos').expect(200);
+      }
+      expect(logs.lines.some((l) => /Redis at redis:\/\/127\.0\.0\.1:\d+\/? is unavailable/.test(l.msg ?? ''))).to.equal(true);
+
+      await redis.start();
+      await eventually(async () => (await guess(b)).status === 401, 10_000, 'the lockout back');
+      // Redis lost its data with the restart: the failure counted now is the first.
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n1/);
+      for (let i = 1; i < MAX_FAILED_ATTEMPTS; i++) await guess(i % 2 === 0 ? a : b).expect(401);
+      await guess(a).expect(429);
+    });
+  });
+
+  describe('when Redis is away at start', () => {
+    it('should start, refuse password checks, and count them once Redis comes', async () => {
+      await redis.stop();
+      const late = request((await startGallery()).handler);
+      await late.get('/photos/2024/open/public').expect(200);
+      await guess(late).expect(503);
+      await redis.start();
+      await eventually(async () => (await guess(late)).status === 401, 10_000, 'the lockout once Redis is up');
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n1/);
+    });
+  });
+});
+
+describe('redactedRedisUrl', () => {
+  it('should hide the password of a Redis URL, and only that', () => {
+    expect(redactedRedisUrl('redis://:s3cret@10.0.0.5:6379/1')).to.equal('redis://:***@10.0.0.5:6379/1');
+    expect(redactedRedisUrl('rediss://user:s3cret@cache.example.org:6380')).to.equal('rediss://user:***@cache.example.org:6380');
+    expect(redactedRedisUrl('redis://127.0.0.1:6379')).to.equal('redis://127.0.0.1:6379');
+  });
+});
