@@ -19,6 +19,7 @@ import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
+import { FileLinkUsageStore, type LinkUsageStore } from './core/access/link-usage.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -34,6 +35,8 @@ export interface GalleryOptions {
   readonly maxBackgroundQueue?: number;
   /** Quiet time before background work starts (default: the pool's, a second). */
   readonly backgroundDelayMs?: number;
+  /** Where share links' visits are counted (default: a file under CACHE_DIR/share-links). */
+  readonly linkUsage?: LinkUsageStore;
 }
 
 export interface Gallery {
@@ -44,6 +47,8 @@ export interface Gallery {
   readonly pool: MediaPool;
   /** Reads Live Photos' content identifiers after each scan, in the background (docs/api.md#live-photos). */
   readonly livePhotoIds: LivePhotoIds;
+  /** The visits of share links (docs/api.md#share-links), written a few seconds after they happen. */
+  readonly linkUsage: LinkUsageStore;
   close(): Promise<void>;
 }
 
@@ -78,6 +83,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     log,
   });
   const limiter = createPasswordLimiter(opts.now);
+  const linkUsage = opts.linkUsage ?? new FileLinkUsageStore({ cacheDir: config.cacheDir, log });
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const metadata = createMetadataService({ pool });
@@ -111,6 +117,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     ],
     stats,
     dimensions: dimensions.provide,
+    linkUsage,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
@@ -120,11 +127,13 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     home,
     pool,
     livePhotoIds,
+    linkUsage,
     async close() {
       index.close();
       home.close();
       await livePhotoIds.close();
       await dimensions.flush();
+      await linkUsage.flush();
       await pool.close();
     },
   };

@@ -16,6 +16,8 @@ import { filePreviewRoutes } from './routes/file-previews.js';
 import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
+import { shareLinkRoutes } from './routes/share-links.js';
+import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
 import type { HeifDecodeCheck } from './uploads/verify-media.js';
 import { createMediaPool, type MediaPool } from '../media/pool.js';
@@ -33,6 +35,8 @@ export interface AdminDeps {
   readonly log: Logger;
   /** Folder holding `admin/` templates and `assets/admin/`; found from this module by default. */
   readonly viewsDir?: string;
+  /** Where the public server counts share links' visits (default: its file under CACHE_DIR/share-links). */
+  readonly linkUsage?: LinkUsageStore;
 }
 
 /**
@@ -83,6 +87,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use('/api', express.json({ limit: MAX_JSON_BYTES }));
 
   app.use(albumRoutes(ctx));
+  app.use(shareLinkRoutes(ctx, deps.linkUsage ?? new FileLinkUsageStore({ cacheDir: config.cacheDir, log })));
   app.use(mediaUploadRoutes(ctx));
   app.use(homeContentRoutes(ctx));
   app.use(siteAssetsRoutes(ctx));

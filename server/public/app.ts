@@ -12,7 +12,11 @@ import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
 import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
-import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
+import { createAlbumPages, type DimensionsProvider } from './pages/album-page.js';
+import type { LinkUsageStore } from '../core/access/link-usage.js';
+import { ShareLinkDirectory } from '../core/access/share-link-directory.js';
+import { createLinkVisits } from './access/link-visits.js';
+import { createShareLinkRouter } from './routes/share-link-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
@@ -40,6 +44,8 @@ export interface AppDeps {
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
+  /** Where the visits of share links are counted (docs/api.md#share-links). */
+  readonly linkUsage: LinkUsageStore;
   readonly log: Logger;
 }
 
@@ -91,9 +97,25 @@ export function createApp(deps: AppDeps): Express {
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
   app.get('/photos', servePage('photos'));
-  app.get(
-    '/photos/*splat',
-    albumPageHandler({ index, stats, readableMedia: deps.readableMedia, production: config.production, dimensions: deps.dimensions, limiter: deps.limiter }),
+  const linkVisits = createLinkVisits(deps.linkUsage);
+  const albumPages = createAlbumPages({
+    index,
+    stats,
+    readableMedia: deps.readableMedia,
+    production: config.production,
+    dimensions: deps.dimensions,
+    limiter: deps.limiter,
+    linkVisits,
+  });
+  app.get('/photos/*splat', albumPages.handler);
+  app.use(
+    createShareLinkRouter({
+      directory: new ShareLinkDirectory(index),
+      limiter: deps.limiter,
+      render: albumPages.render,
+      linkVisits,
+      production: config.production,
+    }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia));
 

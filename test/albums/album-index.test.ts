@@ -24,6 +24,7 @@ describe('parseAlbumRecord', () => {
       allowAnonymous: false,
       style: 'grid',
       token: undefined,
+      shareLinks: [],
     });
   });
 

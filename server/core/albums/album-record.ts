@@ -1,5 +1,7 @@
 /** The album metadata record (docs/api.md#albumjson), as read from `album.json`. */
 
+import { parseShareLinks, SHARE_LINKS_RULE, type ShareLink } from './share-links.js';
+
 export const ALBUM_STYLES = ['grid', 'masonry', 'single'] as const;
 export type AlbumStyle = (typeof ALBUM_STYLES)[number];
 
@@ -15,6 +17,8 @@ export interface AlbumMeta {
   readonly style: AlbumStyle;
   /** Undefined only before the index has generated one. */
   readonly token: string | undefined;
+  /** Share links per recipient (server/core/albums/share-links.ts); empty when none. */
+  readonly shareLinks: readonly ShareLink[];
 }
 
 export class AlbumRecordError extends Error {
@@ -57,6 +61,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     allowAnonymous: [isBoolean, 'a boolean'],
     style: [(v) => (ALBUM_STYLES as readonly unknown[]).includes(v), `one of ${ALBUM_STYLES.join(', ')}`],
     token: [isWellFormedToken, TOKEN_RULE],
+    shareLinks: [(v) => parseShareLinks(v) !== undefined, SHARE_LINKS_RULE],
   } satisfies Record<string, [FieldCheck, string]>),
 );
 
@@ -118,5 +123,7 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     allowAnonymous: opt<boolean>('allowAnonymous') ?? false,
     style: opt<AlbumStyle>('style') ?? 'grid',
     token: opt<string>('token'),
+    // Checked above: a list that does not parse has already been refused.
+    shareLinks: parseShareLinks(opt('shareLinks')) ?? [],
   });
 }

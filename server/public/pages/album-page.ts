@@ -1,6 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
+import { type AccessResult, allowsDownloads } from '../../core/access/resolve-access.js';
+import type { LinkVisits } from '../access/link-visits.js';
 import { isFromProtected } from '../resolvers.js';
 import { MAX_FAILED_ATTEMPTS, type PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
@@ -42,6 +44,18 @@ export interface AlbumPageDeps {
   readonly limiter?: Pick<PasswordLimiter, 'store'> | undefined;
   /** Rendered pages of public albums (tests pass their own to look into it). */
   readonly pageCache?: PageCache | undefined;
+  /** Counts the views of pages a share link opened (docs/api.md#share-links). */
+  readonly linkVisits?: LinkVisits | undefined;
+}
+
+export interface AlbumPages {
+  /** GET /photos/{path}. */
+  readonly handler: RequestHandler;
+  /**
+   * The page of `node` for this request's visitor, at whatever address was asked: the share
+   * link's `/s/<id>` renders its album here (server/public/routes/share-link-page.ts).
+   */
+  readonly render: (req: Request, res: Response, node: TreeNode) => Promise<void>;
 }
 
 /** The view rendered to a string, so it can be kept. */
@@ -58,6 +72,10 @@ function sendPage(req: Request, res: Response, page: CachedPage, cacheControl: '
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
 export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
+  return createAlbumPages(deps).handler;
+}
+
+export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
 
@@ -96,7 +114,9 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, error });
   }
 
-  async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
+  async function renderAlbum(req: Request, res: Response, album: Album, access: AccessResult): Promise<void> {
+    // False through a "no downloads" share link: no ZIP button, tiles link the large thumbnail.
+    const downloads = allowsDownloads(access);
     const readable = await deps.readableMedia(req, album);
     const listed = readable.map((f) => f.item);
     const total = listed.length;
@@ -104,7 +124,9 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     const page = pageNumber(req, pages);
     // The same for every visitor who may see it, but for the child albums each has unlocked
     // (their cards show a cover or a padlock): that is part of the key.
-    const shared = !(isProtected(album) || readable.some(isFromProtected));
+    // A share link only ever opens protected albums, whose pages are never shared: nothing
+    // a link changes on a page can reach the cache (docs/api.md#share-links).
+    const shared = downloads && !(isProtected(album) || readable.some(isFromProtected));
     const version = index.version;
     const key = `${album.path}\0${page}\0${listedChildren(album)
       .map((c) => (accessOf(req, c).granted ? '1' : '0'))
@@ -128,7 +150,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       summary: summaryOf(counts, children.length),
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
-      downloadUrl: downloadUrl(album.path),
+      downloadUrl: downloads ? downloadUrl(album.path) : undefined,
       mediaApiUrl: albumMediaApiUrl(album.path),
       // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
       lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
@@ -149,19 +171,28 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
   }
 
-  return async function albumPage(req, res) {
-    const tail = req.path.replace(/^\/photos\/?/, '');
-    const relPath = decodeUrlPath(tail);
-    const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
-    if (!node || node === index.root) throw notFound('No such album');
+  async function render(req: Request, res: Response, node: TreeNode): Promise<void> {
     const access = accessOf(req, node);
     // A folder below a protected album is part of that album: the names of the albums in it
     // are shown only to a visitor who may open it.
     if (!access.granted) return isAlbum(node) ? renderLocked(req, res, node) : renderLocked(req, res, access.blocking, albumPageUrl(node.path));
     // A share link's token joins the cookie; the page script then drops it from the address bar.
     if (access.viaUrlToken) grantTokens(req, res, deps.production, [access.viaUrlToken]);
-    return isAlbum(node) ? renderAlbum(req, res, node) : renderFolder(req, res, node);
-  };
+    return isAlbum(node) ? renderAlbum(req, res, node, access) : renderFolder(req, res, node);
+  }
+
+  async function albumPage(req: Request, res: Response): Promise<void> {
+    const tail = req.path.replace(/^\/photos\/?/, '');
+    const relPath = decodeUrlPath(tail);
+    const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
+    if (!node || node === index.root) throw notFound('No such album');
+    const access = accessOf(req, node);
+    // A page a share link opens is a view through that link (its /s/ address counts its own).
+    if (access.granted && access.link) deps.linkVisits?.record(req, access.link.id);
+    return render(req, res, node);
+  }
+
+  return { handler: albumPage, render };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

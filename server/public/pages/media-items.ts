@@ -72,6 +72,8 @@ export function motionSources(motionPath: string, playback?: VideoPlayback): Vid
 export interface ListedMedia {
   readonly item: MediaItem;
   readonly motion?: { readonly item: MediaItem } | undefined;
+  /** False through a "no downloads" share link: a photo's links then go to its large thumbnail (docs/api.md#share-links). */
+  readonly downloadable?: boolean;
 }
 
 /**
@@ -124,16 +126,19 @@ export async function mediaViews(
     const v = itemStats[i];
     const d = dims[i];
     const duration = m.kind === 'video' && d?.duration !== undefined ? d.duration : null;
+    // The original is refused to this visitor: the tile and the viewer's full resolution show the large thumbnail.
+    const viewOnly = m.kind === 'image' && onPage[i]!.downloadable === false;
+    const large = thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v);
     return {
       index: offset + i,
       name: m.name,
       kind: m.kind,
       path: mediaPath,
       alt: altOf(m),
-      original: originalUrl(mediaPath),
-      full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
+      original: viewOnly ? large : originalUrl(mediaPath),
+      full: viewOnly ? large : m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
-      large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
+      large,
       srcset: thumbnailSrcset(mediaPath, v),
       webpSrcset: thumbnailSrcset(mediaPath, v, 'webp'),
       width: d?.width ?? null,

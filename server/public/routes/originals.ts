@@ -12,7 +12,7 @@ export const PRIVATE_IMMUTABLE = 'private, max-age=31536000, immutable';
  */
 export function originalsHandler(resolveMedia: MediaResolver): RequestHandler {
   return async function serveOriginal(req, res, next) {
-    const media = await resolveMedia(req, decodeUrlPath(req.path.replace(/^\/albums\//, '')));
+    const media = await resolveMedia(req, decodeUrlPath(req.path.replace(/^\/albums\//, '')), 'original');
     res.sendFile(
       media.absPath,
       {
