@@ -143,7 +143,7 @@ describe('admin /api/share-links', () => {
         JSON.stringify({ ...raw, shareLinks: [{ id, name: 'Old', created: '2020-01-01T00:00:00Z', expires: '2020-02-01', downloads: true }] }),
       );
       const res = await request(fx.app).get(URL).expect(200);
-      expect(res.body.links[0]).to.deep.include({ id, expired: true, expires: '2020-02-01' });
+      expect(res.body.links[0]).to.deep.include({ id, expired: true, expires: '2020-02-02T00:00:00.000Z' });
     });
   });
 

@@ -27,6 +27,7 @@ export interface ShareLinkView {
   readonly id: string;
   readonly name: string;
   readonly created: string;
+  /** ISO 8601 instant, or null for a link that never expires. */
   readonly expires: string | null;
   readonly downloads: boolean;
   /** The public path (`/s/<id>`); the UI puts the public site's address in front. */
@@ -41,7 +42,8 @@ function viewOf(link: ShareLink, usage: LinkUsage | undefined, now: number): Sha
     id: link.id,
     name: link.name,
     created: link.created,
-    expires: link.expires ?? null,
+    // The instant it stops working: a day written by hand (`2025-06-01`) lasts through that day.
+    expires: link.expiresAt === undefined ? null : new Date(link.expiresAt).toISOString(),
     downloads: link.downloads,
     path: shareLinkPath(link.id),
     expired: !isLive(link, now),

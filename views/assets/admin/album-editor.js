@@ -2,6 +2,7 @@
 import { api } from './api.js';
 import { copyText, encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
 import { shareLink } from './settings.js';
+import { shareLinksSection } from './share-links.js';
 import { albumUploader } from './upload.js';
 
 const STYLES = ['grid', 'masonry', 'single'];
@@ -45,6 +46,7 @@ export function renderAlbumEditor(panel, album, events) {
     ),
     settingsForm(album, save),
     sharingSection(album, url, reload),
+    shareLinksSection(album, reload),
     h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
     mediaSection(album, save),
     cacheSection(album),
@@ -107,6 +109,7 @@ function settingsForm(album, save) {
 }
 
 function sharingSection(album, url, reload) {
+  if (!album.protected) return publicSharingSection(album);
   const link = shareLink(album.sharePath);
   const linkInput = h('input', { readonly: true, value: link, 'aria-label': 'Share link' });
   const rotate = async () => {
@@ -126,6 +129,7 @@ function sharingSection(album, url, reload) {
     'section',
     {},
     h('h3', { text: 'Sharing' }),
+    h('p', { class: 'explain', text: 'One link for everyone, with the album’s token (links per person are below):' }),
     h('div', { class: 'row' }, linkInput, h('button', { type: 'button', on: { click: () => copyText(linkInput.value, linkInput) } }, 'Copy link')),
     h(
       'p',
@@ -141,6 +145,23 @@ function sharingSection(album, url, reload) {
       h('button', { type: 'button', class: 'danger', on: { click: rotate } }, 'Rotate token'),
       h('span', { class: 'explain', text: 'Revokes every unlock and every share link given out so far.' }),
     ),
+  );
+}
+
+/** A public album needs no link: its address opens it for anyone. */
+function publicSharingSection(album) {
+  const address = shareLink(`/photos/${encodePath(album.path)}`);
+  const input = h('input', { readonly: true, value: address, 'aria-label': 'Address of the album' });
+  return h(
+    'section',
+    {},
+    h('h3', { text: 'Sharing' }),
+    h(
+      'p',
+      { class: 'explain' },
+      'This album is public: anyone with its address can open it and download its photos, no password or link needed. To keep it to some people, give it a password.',
+    ),
+    h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(input.value, input) } }, 'Copy address')),
   );
 }
 
