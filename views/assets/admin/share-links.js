@@ -98,17 +98,14 @@ function createForm(album, url, onCreated) {
   const form = h(
     'form',
     { class: 'stack', 'aria-label': 'New share link' },
-    h(
-      'div',
-      { class: 'grid-form' },
-      h('label', {}, 'Name (who it is for)', name),
-      h('label', {}, 'Expires (optional, end of that day)', expires),
-    ),
+    h('div', { class: 'grid-form' }, h('label', {}, 'Name (who it is for)', name), h('label', {}, 'Expires (optional, end of that day)', expires)),
     h(
       'div',
       { class: 'row' },
       downloadsChoice,
-      hide ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken') : null,
+      hide
+        ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken')
+        : null,
       album.hideLocation === true ? h('span', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }) : null,
     ),
     h('div', { class: 'row end' }, submit),
@@ -155,9 +152,16 @@ function linksTable(links, revoke) {
           'tr',
           { dataset: { id: link.id }, class: link.expired ? 'expired' : null },
           h('td', { text: link.name }),
-          h('td', {}, h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'small', on: { click: () => copyText(address, input) } }, 'Copy'))),
+          h(
+            'td',
+            {},
+            h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'small', on: { click: () => copyText(address, input) } }, 'Copy')),
+          ),
           h('td', { text: dateOnly.format(new Date(link.created)) }),
-          h('td', { class: link.expired ? 'warn' : null, text: link.expires ? `${link.expired ? 'expired ' : ''}${dateTime.format(new Date(link.expires))}` : 'never' }),
+          h('td', {
+            class: link.expired ? 'warn' : null,
+            text: link.expires ? `${link.expired ? 'expired ' : ''}${dateTime.format(new Date(link.expires))}` : 'never',
+          }),
           h('td', { text: link.lastUsed ? dateTime.format(new Date(link.lastUsed)) : 'not yet' }),
           h('td', { class: 'num', text: String(link.visits) }),
           h('td', { text: link.downloads ? 'allowed' : 'no' }),
