@@ -187,6 +187,17 @@ describe('share links per recipient', function () {
       await get(media.thumbnail('fam/a.jpg'), [accessCookie([full.id])]).expect(401);
     });
 
+    it('should answer check-access for the album as open', async () => {
+      const res = await request(fx.gallery.handler)
+        .post('/api/check-access')
+        .set('X-Forwarded-For', ip)
+        .set('Cookie', cookie().join('; '))
+        .send({ albumPath: 'fam/kids' })
+        .expect(200);
+      expect(res.body.success).to.equal(true);
+      await request(fx.gallery.handler).post('/api/check-access').set('X-Forwarded-For', ip).send({ albumPath: 'fam/kids' }).expect(401);
+    });
+
     it("should still open an allowAnonymous album with the CONTRACT's ?token= link", async () => {
       const res = await get('/photos/anon?token=share-me-token').expect(200);
       expect(res.text).to.include('data-name="n.jpg"');
