@@ -22,7 +22,7 @@ export type AccessResult =
 /** The live link of `album` among the ids the visitor holds. */
 function heldLink(album: Album, ids: readonly string[], now: number): ShareLink | undefined {
   if (ids.length === 0) return undefined;
-  // Every id is compared with every link (no early exit on a match), in constant time each.
+  // Each comparison in constant time; every link of the album is looked at, the first live one kept.
   let found: ShareLink | undefined;
   for (const link of album.meta.shareLinks) {
     if (ids.some((id) => safeEqual(id, link.id)) && isLive(link, now)) found ??= link;
