@@ -1,8 +1,14 @@
 // An album's share links per recipient (docs/api.md#share-links): made, listed with their use,
 // and revoked. Each has its own address on the public site, /s/<id>.
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { copyText, encodePath, h, notify, replaceChildren } from './dom.js';
 import { shareLink } from './settings.js';
+
+/**
+ * Whether the album API takes `hideLocation` (the album's location privacy): offered with each
+ * new link until the API refuses the field once, then no more in this page.
+ */
+let locationSwitch = true;
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -46,7 +52,7 @@ export function shareLinksSection(album, reload) {
     }
   }
 
-  const form = createForm(album, url, async (link, hideLocation) => {
+  const form = createForm(album, url, async (link, hideLocation, hideChoice) => {
     notify(`Link for ${link.name} made: copy it from the list`);
     await load();
     // The new link's address, selected for a copy (a clipboard write needs the owner's own click).
@@ -62,7 +68,13 @@ export function shareLinksSection(album, reload) {
       notify('Link made; where photos were taken is now hidden in this album');
       reload();
     } catch (err) {
-      notify(`Link made, but the locations could not be hidden: ${err.message}`, { error: true });
+      if (err instanceof ApiError && err.status === 400) {
+        locationSwitch = false;
+        hideChoice?.remove();
+        notify(`Link for ${link.name} made. Hiding where photos were taken is not available in this gallery.`);
+      } else {
+        notify(`Link made, but the locations could not be hidden: ${err.message}`, { error: true });
+      }
     }
   });
 
@@ -91,9 +103,11 @@ function createForm(album, url, onCreated) {
   const downloadsChoice = album.protected
     ? h('label', { class: 'check', title: 'Originals of photos and the ZIP; videos always play' }, downloads, 'Allow downloads')
     : null;
-  // Offered only when the album API knows the field (the detail carries it), and not already on.
-  const canHide = Object.hasOwn(album, 'hideLocation') && album.hideLocation !== true;
-  const hide = canHide ? h('input', { type: 'checkbox', name: 'hideLocation', checked: true }) : null;
+  // Suggested with every link (checked), unless the album hides them already.
+  const hide = locationSwitch && album.hideLocation !== true ? h('input', { type: 'checkbox', name: 'hideLocation', checked: true }) : null;
+  const hideChoice = hide
+    ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken')
+    : null;
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create link');
   const form = h(
     'form',
@@ -103,9 +117,7 @@ function createForm(album, url, onCreated) {
       'div',
       { class: 'row' },
       downloadsChoice,
-      hide
-        ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken')
-        : null,
+      hideChoice,
       album.hideLocation === true ? h('span', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }) : null,
     ),
     h('div', { class: 'row end' }, submit),
@@ -116,9 +128,12 @@ function createForm(album, url, onCreated) {
     try {
       const body = { name: name.value, downloads: downloads.checked };
       if (expires.value) body.expires = endOfLocalDay(expires.value);
+      const hideLocation = hide?.checked === true && hideChoice?.isConnected === true;
       const link = await api('POST', url, body);
-      form.reset();
-      await onCreated(link, hide?.checked === true);
+      // The choices stay for the next person; the name and date are theirs alone.
+      name.value = '';
+      expires.value = '';
+      await onCreated(link, hideLocation, hideChoice);
     } catch (err) {
       notify(err.message, { error: true });
     } finally {
