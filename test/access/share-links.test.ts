@@ -112,6 +112,9 @@ describe('share links per recipient', function () {
     it('should open the album with no cookie at all, as a bookmark or home-screen launch does', async () => {
       const res = await get(`/s/${later.id}?page=1`).expect(200);
       expect(res.text).to.include('data-name="b.jpg"');
+      const slashed = await get(`/s/${later.id}/`).expect(200);
+      expect(slashed.text).to.include('data-name="b.jpg"');
+      await get(`/s/${later.id}/more`).expect(404);
     });
 
     it('should open deep-linkable pages: the album-media API finds a photo by name for #photo=', async () => {
