@@ -24,6 +24,7 @@ import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
 import { connectRedis } from './public/redis-connection.js';
+import { FileLinkUsageStore, type LinkUsageStore } from './core/access/link-usage.js';
 
 export interface GalleryOptions {
   /** Clock for the password lockout (tests advance it instead of waiting 15 minutes). */
@@ -39,6 +40,8 @@ export interface GalleryOptions {
   readonly maxBackgroundQueue?: number;
   /** Quiet time before background work starts (default: the pool's, a second). */
   readonly backgroundDelayMs?: number;
+  /** Where share links' visits are counted (default: a file under CACHE_DIR/share-links). */
+  readonly linkUsage?: LinkUsageStore;
 }
 
 export interface Gallery {
@@ -49,6 +52,8 @@ export interface Gallery {
   readonly pool: MediaPool;
   /** Reads Live Photos' content identifiers after each scan, in the background (docs/api.md#live-photos). */
   readonly livePhotoIds: LivePhotoIds;
+  /** The visits of share links (docs/api.md#share-links), written a few seconds after they happen. */
+  readonly linkUsage: LinkUsageStore;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   // REDIS_URL: the lockout every process of the gallery shares (README "Running several processes").
   const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, log);
   const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
+  const linkUsage = opts.linkUsage ?? new FileLinkUsageStore({ cacheDir: config.cacheDir, log });
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   const metadata = createMetadataService({ pool });
@@ -126,6 +132,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     locationPatcher,
     coverFocus,
     siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
+    linkUsage,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
@@ -135,12 +142,14 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     home,
     pool,
     livePhotoIds,
+    linkUsage,
     async close() {
       index.close();
       home.close();
       await livePhotoIds.close();
       await dimensions.flush();
       await coverFocus.flush();
+      await linkUsage.flush();
       await pool.close();
       await redis?.close();
     },

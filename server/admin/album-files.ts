@@ -127,6 +127,15 @@ export class AlbumFiles {
   }
 
   /**
+   * Any other read-modify-write of the record (the share links' routes: server/admin/routes/share-links.ts),
+   * in the album's queue like every edit. `change` may throw to refuse (nothing is written); the
+   * result is validated as a whole before the atomic write.
+   */
+  async edit(albumPath: string, change: (record: Readonly<AlbumRecord>) => AlbumRecord): Promise<StoredAlbum> {
+    return this.#modify(albumPath, change);
+  }
+
+  /**
    * Gives the album a new random token. Every cookie and share link holding the old one stops
    * working, for this album and for the passwordless child albums it used to unlock.
    */
@@ -273,6 +282,8 @@ export class AlbumFiles {
 function checkPatch(patch: Record<string, unknown>): void {
   const problems = checkAlbumFields(patch);
   for (const field of REQUIRED_FIELDS) if (Object.hasOwn(patch, field) && patch[field] === null) problems.push(`${field} cannot be removed`);
+  // Made and revoked one at a time, with strong ids, by /api/share-links (docs/api.md#admin-server).
+  if (Object.hasOwn(patch, 'shareLinks')) problems.push('shareLinks are made and revoked through /api/share-links/{path}');
   if (typeof patch.token === 'string' && !TOKEN_SHAPE.test(patch.token)) {
     problems.push('token must be 16 to 200 characters of letters, digits, ".", "_", "~" and "-"');
   }

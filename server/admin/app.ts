@@ -17,6 +17,8 @@ import { homeContentRoutes } from './routes/home-content.js';
 import { mediaUploadRoutes } from './routes/media-upload.js';
 import { siteAssetsRoutes } from './routes/site-assets.js';
 import { siteSettingsRoutes } from './routes/site-settings.js';
+import { shareLinkRoutes } from './routes/share-links.js';
+import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
 import { albumOrderRoutes } from './routes/album-order.js';
 import { mediaActionRoutes } from './routes/media-actions.js';
@@ -38,6 +40,8 @@ export interface AdminDeps {
   readonly viewsDir?: string;
   /** A media pool to use (tests share one and close it); by default the admin makes its own on first use. */
   readonly mediaPool?: MediaPool;
+  /** Where the public server counts share links' visits (default: its file under CACHE_DIR/share-links). */
+  readonly linkUsage?: LinkUsageStore;
 }
 
 /**
@@ -99,6 +103,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use('/api', express.json({ limit: MAX_JSON_BYTES }));
 
   app.use(albumRoutes(ctx));
+  app.use(shareLinkRoutes(ctx, deps.linkUsage ?? new FileLinkUsageStore({ cacheDir: config.cacheDir, log })));
   app.use(mediaUploadRoutes(ctx));
   app.use(homeContentRoutes(ctx));
   app.use(siteAssetsRoutes(ctx));

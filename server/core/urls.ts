@@ -12,6 +12,9 @@ export const albumPageUrl = (albumPath: string): string => (albumPath === '' ? '
  */
 export const sharePath = (albumPath: string, token: string): string => `${albumPageUrl(albumPath)}?token=${encodeURIComponent(token)}`;
 
+/** The address of a share link per recipient (docs/api.md#share-links): it opens its album, bookmarked or not. */
+export const shareLinkPath = (id: string): string => `/s/${encodeURIComponent(id)}`;
+
 export const originalUrl = (mediaPath: string): string => `/albums/${encodePath(mediaPath)}`;
 
 /** What tells one version of a media file from another (a MediaStat fits). */

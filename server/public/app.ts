@@ -13,7 +13,11 @@ import type { Logger } from '../core/logger.js';
 import type { LocationPatcher } from '../media/location-patcher.js';
 import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
-import { albumPageHandler, type DimensionsProvider } from './pages/album-page.js';
+import { createAlbumPages, type DimensionsProvider } from './pages/album-page.js';
+import type { LinkUsageStore } from '../core/access/link-usage.js';
+import { ShareLinkDirectory } from '../core/access/share-link-directory.js';
+import { createLinkVisits } from './access/link-visits.js';
+import { createShareLinkRouter } from './routes/share-link-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
@@ -56,6 +60,8 @@ export interface AppDeps {
   readonly coverFocus?: CoverFocusLookup;
   /** The PNG app icons (server/media/site-icons.ts); without it /icons/* is not served. */
   readonly siteIcons?: SiteIcons;
+  /** Where the visits of share links are counted (docs/api.md#share-links). */
+  readonly linkUsage: LinkUsageStore;
   readonly log: Logger;
 }
 
@@ -116,18 +122,27 @@ export function createApp(deps: AppDeps): Express {
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
   app.get('/photos', servePage('photos'));
-  app.get(
-    '/photos/*splat',
-    albumPageHandler({
-      index,
-      stats,
-      readableMedia: deps.readableMedia,
-      production: config.production,
-      dimensions: deps.dimensions,
+  const linkVisits = createLinkVisits(deps.linkUsage);
+  const albumPages = createAlbumPages({
+    index,
+    stats,
+    readableMedia: deps.readableMedia,
+    production: config.production,
+    dimensions: deps.dimensions,
+    limiter: deps.limiter,
+    dates: deps.dates,
+    coverFocus: deps.coverFocus,
+    site,
+    linkVisits,
+  });
+  app.get('/photos/*splat', albumPages.handler);
+  app.use(
+    createShareLinkRouter({
+      directory: new ShareLinkDirectory(index),
       limiter: deps.limiter,
-      dates: deps.dates,
-      coverFocus: deps.coverFocus,
-      site,
+      render: albumPages.render,
+      linkVisits,
+      production: config.production,
     }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));

@@ -33,6 +33,11 @@ export interface ReadableFile {
   readonly hideLocation: boolean;
   /** A Live Photo's motion file, when the visitor may read it too (docs/api.md#live-photos). */
   readonly motion?: ReadableFile;
+  /**
+   * False when this visitor came in through a "no downloads" share link (docs/api.md#share-links):
+   * pages then link the photo's large thumbnail, not its original.
+   */
+  readonly downloadable: boolean;
 }
 
 /** The file, or a Live Photo's motion file listed with it, comes from a protected album: whatever shows it must not be stored by shared caches. */
@@ -49,11 +54,22 @@ export interface ResolvedAlbum {
    */
   readonly readable: () => Promise<readonly ReadableFile[]>;
   readonly protected: boolean;
+  /** False when this visitor came in through a "no downloads" share link: no ZIP, no originals of photos. */
+  readonly downloads: boolean;
 }
 
-/** `raw` is the untrusted `path` value (query parameter or URL tail, already decoded). */
-export type MediaResolver = (req: Request, raw: unknown) => Promise<ResolvedMedia>;
-export type AlbumResolver = (req: Request, raw: unknown) => Promise<ResolvedAlbum>;
+/**
+ * What a route does with what it resolves (docs/api.md#share-links). `view`: shows it
+ * (thumbnails, EXIF, video info, the web copy of a video, a page of the album's media).
+ * `original`: hands out a photo's full resolution (the original, its full-size JPEG, the
+ * album's ZIP), which a "no downloads" share link refuses with 403. A video's original is
+ * streamed for playback either way: it cannot be watched otherwise.
+ */
+export type MediaUse = 'view' | 'original';
+
+/** `raw` is the untrusted `path` value (query parameter or URL tail, already decoded); `use` says what the route will do with it. */
+export type MediaResolver = (req: Request, raw: unknown, use: MediaUse) => Promise<ResolvedMedia>;
+export type AlbumResolver = (req: Request, raw: unknown, use: MediaUse) => Promise<ResolvedAlbum>;
 
 /** The media resolver on a plain Visitor, for callers that have no Express request. */
-export type VisitorMediaResolver = (visitor: Visitor, raw: unknown) => Promise<ResolvedMedia>;
+export type VisitorMediaResolver = (visitor: Visitor, raw: unknown, use: MediaUse) => Promise<ResolvedMedia>;

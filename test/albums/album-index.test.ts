@@ -29,6 +29,7 @@ describe('parseAlbumRecord', () => {
       description: undefined,
       date: undefined,
       captions: new Map(),
+      shareLinks: [],
     });
   });
 

@@ -114,8 +114,8 @@ describe('GET /albums/{path}', () => {
     // owner removes a photo while a visitor asks for it.
     function appWithVanishingFiles() {
       const { resolveMedia } = createResolvers(fx.gallery.index, fx.albumsDir);
-      const vanishing: MediaResolver = async (req, raw) => {
-        const media = await resolveMedia(req, raw);
+      const vanishing: MediaResolver = async (req, raw, use) => {
+        const media = await resolveMedia(req, raw, use);
         fs.rmSync(media.absPath);
         return media;
       };

@@ -189,7 +189,9 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     }
     updateButtons();
   }
-  const needsOriginal = (item) => item?.kind === 'image' && (item.width === null || item.width > largeWidth);
+  /** False through a "no downloads" share link (docs/api.md#share-links): no original, no download button. */
+  const downloads = list.dataset.downloads !== 'false';
+  const needsOriginal = (item) => downloads && item?.kind === 'image' && (item.width === null || item.width > largeWidth);
   lightbox.on('zoomPanUpdate', ({ slide }) => {
     const item = items.get(slide.index);
     if (!slide.isActive || !needsOriginal(item) || slide.currZoomLevel <= slide.zoomLevels.initial * 1.01) return;
@@ -244,6 +246,7 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     if (original) original.hidden = !needsOriginal(item) || fullResolution.has(pswp().currIndex);
     const download = /** @type {HTMLAnchorElement | null} */ (root.querySelector('.pswp__button--download-button'));
     if (download) {
+      download.hidden = !downloads;
       if (item) download.href = item.original;
       else download.removeAttribute('href');
     }

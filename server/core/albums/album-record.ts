@@ -1,5 +1,7 @@
 /** The album metadata record (docs/api.md#albumjson), as read from `album.json`. */
 
+import { parseShareLinks, SHARE_LINKS_RULE, type ShareLink } from './share-links.js';
+
 export const ALBUM_STYLES = ['grid', 'masonry', 'single'] as const;
 export type AlbumStyle = (typeof ALBUM_STYLES)[number];
 
@@ -31,6 +33,8 @@ export interface AlbumMeta {
   readonly date: string | undefined;
   /** Captions by file name (shown in the viewer and as alt text); a Map, so no name reaches Object.prototype. */
   readonly captions: ReadonlyMap<string, string>;
+  /** Share links per recipient (server/core/albums/share-links.ts); empty when none. */
+  readonly shareLinks: readonly ShareLink[];
 }
 
 export class AlbumRecordError extends Error {
@@ -89,6 +93,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     description: [isString, 'a string'],
     date: [isIsoDate, 'a date written YYYY-MM-DD'],
     captions: [isCaptionMap, 'an object of file names to caption strings'],
+    shareLinks: [(v) => parseShareLinks(v) !== undefined, SHARE_LINKS_RULE],
   } satisfies Record<string, [FieldCheck, string]>),
 );
 
@@ -155,5 +160,7 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     description: opt<string>('description') || undefined,
     date: opt<string>('date'),
     captions: new Map(Object.entries(opt<Record<string, string>>('captions') ?? {})),
+    // Checked above: a list that does not parse has already been refused.
+    shareLinks: parseShareLinks(opt('shareLinks')) ?? [],
   });
 }

@@ -1,13 +1,13 @@
 import type { Request } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, hidesLocation, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
-import { notFound, unauthorized } from '../../core/errors.js';
+import { forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { mediaKind } from '../../core/media-catalogue.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
-import type { AlbumResolver, MediaResolver, ReadableFile, ResolvedAlbum, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
+import type { AlbumResolver, MediaResolver, MediaUse, ReadableFile, ResolvedAlbum, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
 import { createMediaLocator, type ItemLocation, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
 import { filesOf } from '../../core/albums/live-photos.js';
-import { type AccessResult, resolveAccess } from '../../core/access/resolve-access.js';
+import { type AccessResult, allowsDownloads, resolveAccess } from '../../core/access/resolve-access.js';
 import type { Visitor } from '../../core/access/visitor.js';
 import { visitorOf } from './visitor.js';
 
@@ -26,7 +26,7 @@ export type ReadableMedia = (req: Request, album: Album) => Promise<readonly Rea
 export interface GalleryAccess {
   /** The media resolver on a Visitor: for callers outside Express (server/public/front-door.ts). */
   readonly mediaFor: VisitorMediaResolver;
-  readonly albumFor: (visitor: Visitor, raw: unknown) => Promise<ResolvedAlbum>;
+  readonly albumFor: (visitor: Visitor, raw: unknown, use: MediaUse) => Promise<ResolvedAlbum>;
   readonly readableFor: (visitor: Visitor, album: Album) => Promise<readonly ReadableFile[]>;
   /** The same three for a request, its visitor read by visitorOf. */
   readonly resolveMedia: MediaResolver;
@@ -50,8 +50,10 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
   const itemsByName = new WeakMap<TreeNode, Map<string, MediaItem>>();
   const locateMedia = createMediaLocator(index, albumsDir);
 
-  function requireAccess(visitor: Visitor, node: TreeNode): void {
-    if (!mayOpen(visitor, node)) throw unauthorized('This album is protected: unlock it first');
+  function requireAccess(visitor: Visitor, node: TreeNode): Grant {
+    const grant = grantOf(visitor, node);
+    if (!grant.open) throw unauthorized('This album is protected: unlock it first');
+    return grant;
   }
 
   /**
@@ -68,7 +70,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     return byName.get(name);
   }
 
-  const mediaFor: VisitorMediaResolver = async (visitor, raw) => {
+  const mediaFor: VisitorMediaResolver = async (visitor, raw, use) => {
     const relPath = parseRelativePath(raw);
     const slash = relPath.lastIndexOf('/');
     const kind = mediaKind(relPath);
@@ -76,11 +78,13 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     const album = index.album(relPath.slice(0, slash));
     if (!album) throw notFound('File not found');
     // Access before the file lookup, so a locked album answers 401 for any file name.
-    requireAccess(visitor, album);
+    const grant = requireAccess(visitor, album);
     const item = itemOf(album, relPath.slice(slash + 1));
     const where = item && (await locateMedia(album, item));
     if (!where) throw notFound('File not found');
-    if (where.realAlbum !== album) requireAccess(visitor, where.realAlbum);
+    const realGrant = where.realAlbum === album ? grant : requireAccess(visitor, where.realAlbum);
+    // The one check of a share link's "no downloads" (docs/api.md#share-links): videos still play.
+    if (use === 'original' && kind === 'image' && !(grant.downloads && realGrant.downloads)) throw noDownloads();
     return {
       relPath,
       absPath: where.absPath,
@@ -92,53 +96,67 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     } satisfies ResolvedMedia;
   };
 
-  // An album of plain files (no links) reads the same for every visitor let into it.
-  const allPlain = new WeakMap<readonly (ItemLocation | undefined)[], readonly ReadableFile[]>();
+  // An album of plain files (no links) reads the same for every visitor let into it with the
+  // same right to download: [with downloads, without].
+  const allPlain = new WeakMap<readonly (ItemLocation | undefined)[], [(readonly ReadableFile[])?, (readonly ReadableFile[])?]>();
 
   const readableFor = async (visitor: Visitor, album: Album): Promise<readonly ReadableFile[]> => {
     const located = await locateMedia.all(album);
-    const known = allPlain.get(located);
+    const albumGrant = grantOf(visitor, album);
+    const variant = albumGrant.downloads ? 0 : 1;
+    const known = allPlain.get(located)?.[variant];
     if (known) return known;
     const ownFile = (where: MediaLocation | undefined) => where === undefined || where.realAlbum === album;
     const plain = located.every((where) => ownFile(where) && ownFile(where?.motion));
     // One access decision per album a link leads into, not one per link.
-    const opens = new Map<Album, boolean>([[album, true]]);
-    const mayRead = (where: MediaLocation) => {
-      const known = opens.get(where.realAlbum);
-      if (known !== undefined) return known;
-      const may = mayOpen(visitor, where.realAlbum);
-      opens.set(where.realAlbum, may);
-      return may;
+    const grants = new Map<Album, Grant>([[album, albumGrant]]);
+    const grantAt = (where: MediaLocation) => {
+      let grant = grants.get(where.realAlbum);
+      if (!grant) {
+        grant = grantOf(visitor, where.realAlbum);
+        grants.set(where.realAlbum, grant);
+      }
+      return grant;
     };
-    const readableAt = (item: MediaItem, where: MediaLocation) => ({
+    const readableAt = (item: MediaItem, where: MediaLocation): ReadableFile => ({
       item,
       absPath: where.absPath,
       protected: isProtected(album) || isProtected(where.realAlbum),
       hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
+      downloadable: albumGrant.downloads && grantAt(where).downloads,
     });
     const readable: ReadableFile[] = [];
     album.media.forEach((item, i) => {
       const where = located[i];
-      if (!where || !mayRead(where)) return;
+      if (!where || !grantAt(where).open) return;
       // A motion file this visitor may not read (a link into a locked album) leaves a plain photo.
-      const motion = item.motion && where.motion && mayRead(where.motion) ? readableAt(item.motion, where.motion) : undefined;
+      const motion = item.motion && where.motion && grantAt(where.motion).open ? readableAt(item.motion, where.motion) : undefined;
       readable.push(motion ? { ...readableAt(item, where), motion } : readableAt(item, where));
     });
-    if (plain) allPlain.set(located, readable);
+    if (plain) {
+      const variants = allPlain.get(located) ?? [];
+      variants[variant] = readable;
+      allPlain.set(located, variants);
+    }
     return readable;
   };
 
-  const albumFor = async (visitor: Visitor, raw: unknown): Promise<ResolvedAlbum> => {
+  const albumFor = async (visitor: Visitor, raw: unknown, use: MediaUse): Promise<ResolvedAlbum> => {
     const albumPath = parseRelativePath(raw);
     const album = hasHiddenSegment(albumPath) ? undefined : index.album(albumPath);
     if (!album) throw notFound('Album not found');
-    requireAccess(visitor, album);
+    const grant = requireAccess(visitor, album);
+    if (use === 'original' && !grant.downloads) throw noDownloads();
     return {
       path: album.path,
       name: album.name,
       title: album.meta.title,
-      readable: () => readableFor(visitor, album),
+      readable: async () => {
+        const files = await readableFor(visitor, album);
+        return use === 'original' ? downloadableOnly(files) : files;
+      },
       protected: isProtected(album),
+      downloads: grant.downloads,
     } satisfies ResolvedAlbum;
   };
 
@@ -146,15 +164,41 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     mediaFor,
     albumFor,
     readableFor,
-    resolveMedia: (req, raw) => mediaFor(visitorOf(req), raw),
-    resolveAlbum: (req, raw) => albumFor(visitorOf(req), raw),
+    resolveMedia: (req, raw, use) => mediaFor(visitorOf(req), raw, use),
+    resolveAlbum: (req, raw, use) => albumFor(visitorOf(req), raw, use),
     readableMedia: (req, album) => readableFor(visitorOf(req), album),
     locateMedia,
   };
 }
 
-function mayOpen(visitor: Visitor, node: TreeNode): boolean {
+/** What a visitor may do with a node: open it, and download its originals (docs/api.md#share-links). */
+interface Grant {
+  readonly open: boolean;
+  readonly downloads: boolean;
+}
+const FULL: Grant = Object.freeze({ open: true, downloads: true });
+const CLOSED: Grant = Object.freeze({ open: false, downloads: false });
+const VIEW_ONLY: Grant = Object.freeze({ open: true, downloads: false });
+
+function grantOf(visitor: Visitor, node: TreeNode): Grant {
   // Nothing on the chain has a password: access is granted whatever the visitor holds
   // (resolveAccess would say the same, after comparing every token).
-  return !isProtected(node) || resolveAccess(node, visitor).granted;
+  if (!isProtected(node)) return FULL;
+  const access = resolveAccess(node, visitor);
+  if (!access.granted) return CLOSED;
+  return allowsDownloads(access) ? FULL : VIEW_ONLY;
+}
+
+function noDownloads() {
+  return forbidden('This share link does not allow downloads: ask the person who sent it for the original');
+}
+
+/** Files whose bytes this visitor may take away (a ZIP): a motion file too, or the still goes alone. */
+function downloadableOnly(files: readonly ReadableFile[]): ReadableFile[] {
+  return files.flatMap((f) => {
+    if (!f.downloadable) return [];
+    if (!f.motion || f.motion.downloadable) return [f];
+    const { motion: _left, ...still } = f;
+    return [still];
+  });
 }

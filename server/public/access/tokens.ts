@@ -1,5 +1,6 @@
 import type { CookieOptions, Request, Response } from 'express';
 import { isWellFormedToken } from '../../core/albums/album-record.js';
+import { isShareLinkId } from '../../core/albums/share-links.js';
 
 export const ACCESS_COOKIE = 'album-access';
 const COOKIE_MAX_AGE_MS = 86_400_000;
@@ -43,4 +44,54 @@ export function grantTokens(req: Request, res: Response, production: boolean, to
   const merged = [...cookieTokens(req).filter((t) => !tokens.includes(t)), ...tokens].slice(-MAX_TOKENS);
   res.cookie(ACCESS_COOKIE, JSON.stringify(merged), cookieOptions(production));
   return merged;
+}
+
+// Share links per recipient (docs/api.md#share-links).
+
+export const LINKS_COOKIE = 'album-links';
+/**
+ * Long: the cookie only saves typing the address again; every request is checked against the
+ * album's links, so a revoked or expired link stops working whatever the cookie says.
+ * 400 days is the longest a browser keeps a cookie.
+ */
+const LINKS_COOKIE_MAX_AGE_MS = 400 * 86_400_000;
+/** Links one visitor holds at most (the newest kept). */
+export const MAX_LINKS = 32;
+
+/** Ids of the `album-links` cookie; anything malformed reads as none. */
+export function cookieLinkIds(req: Request): string[] {
+  const raw: unknown = req.cookies?.[LINKS_COOKIE];
+  if (typeof raw !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter(isShareLinkId).slice(-MAX_LINKS) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `/s/<id>`, with a query or a trailing slash (some apps add one), nothing more. */
+const LINK_ADDRESS = /^\/s\/([^/?#]*)\/?(?:[?#]|$)/;
+
+/** The id of the `/s/<id>` address a request asks for, when it has the shape of one. */
+export function addressLinkId(req: Request): string | undefined {
+  const id = LINK_ADDRESS.exec(req.originalUrl)?.[1];
+  return isShareLinkId(id) ? id : undefined;
+}
+
+/** Link ids a request holds: the cookie's, plus the one of the `/s/<id>` address it asks for. */
+export function heldLinkIds(req: Request): string[] {
+  const ids = cookieLinkIds(req);
+  const addressed = addressLinkId(req);
+  return addressed === undefined || ids.includes(addressed) ? ids : [...ids, addressed];
+}
+
+/**
+ * Adds link `id` to the visitor's cookie, keeping the held links `stillWorks` accepts (newest
+ * last, bounded): the cookie drops revoked and expired links as the visitor uses another.
+ */
+export function grantLink(req: Request, res: Response, production: boolean, id: string, stillWorks: (id: string) => boolean): void {
+  const kept = cookieLinkIds(req).filter((held) => held !== id && stillWorks(held));
+  const ids = [...kept, id].slice(-MAX_LINKS);
+  res.cookie(LINKS_COOKIE, JSON.stringify(ids), { ...cookieOptions(production), maxAge: LINKS_COOKIE_MAX_AGE_MS });
 }

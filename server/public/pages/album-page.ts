@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
+import { type AccessResult, allowsDownloads } from '../../core/access/resolve-access.js';
+import type { LinkVisits } from '../access/link-visits.js';
 import { isFromProtected } from '../resolvers.js';
 import type { PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
@@ -50,6 +52,18 @@ export interface AlbumPageDeps {
   readonly coverFocus?: CoverFocusLookup | undefined;
   /** The site's name and address, for link previews; none without it. */
   readonly site?: SiteIdentity | undefined;
+  /** Counts the views of pages a share link opened (docs/api.md#share-links). */
+  readonly linkVisits?: LinkVisits | undefined;
+}
+
+export interface AlbumPages {
+  /** GET /photos/{path}. */
+  readonly handler: RequestHandler;
+  /**
+   * The page of `node` for this request's visitor, at whatever address was asked: the share
+   * link's `/s/<id>` renders its album here (server/public/routes/share-link-page.ts).
+   */
+  readonly render: (req: Request, res: Response, node: TreeNode) => Promise<void>;
 }
 
 /** The view rendered to a string, so it can be kept. */
@@ -66,6 +80,10 @@ function sendPage(req: Request, res: Response, page: CachedPage, cacheControl: '
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
 export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
+  return createAlbumPages(deps).handler;
+}
+
+export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
   const childCards = (req: Request, node: TreeNode) =>
@@ -120,7 +138,9 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice, preview: deps.site && privatePreview(deps.site.view) });
   }
 
-  async function renderAlbum(req: Request, res: Response, album: Album): Promise<void> {
+  async function renderAlbum(req: Request, res: Response, album: Album, access: AccessResult): Promise<void> {
+    // False through a "no downloads" share link: no ZIP button, tiles link the large thumbnail.
+    const downloads = allowsDownloads(access);
     const visible = await deps.readableMedia(req, album);
     const readable = deps.dates ? await deps.dates.order(album.path, visible) : visible;
     const listed = readable.map((f) => f.item);
@@ -129,7 +149,9 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     const page = pageNumber(req, pages);
     // The same for every visitor who may see it, but for the child albums each has unlocked
     // (their cards show a cover or a padlock): that is part of the key.
-    const shared = !(isProtected(album) || readable.some(isFromProtected));
+    // A share link only ever opens protected albums, whose pages are never shared: nothing
+    // a link changes on a page can reach the cache (docs/api.md#share-links).
+    const shared = downloads && !(isProtected(album) || readable.some(isFromProtected));
     const version = index.version;
     // The site's settings are on every page (name, icons, link previews): part of the key too.
     const key = `${deps.site?.version ?? 0}\0${album.path}\0${page}\0${listedChildren(album)
@@ -163,7 +185,7 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
       date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date) },
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
-      download,
+      download: downloads ? download : undefined,
       mediaApiUrl: albumMediaApiUrl(album.path),
       // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
       lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
@@ -185,19 +207,28 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
   }
 
-  return async function albumPage(req, res) {
-    const tail = req.path.replace(/^\/photos\/?/, '');
-    const relPath = decodeUrlPath(tail);
-    const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
-    if (!node || node === index.root) throw notFound('No such album');
+  async function render(req: Request, res: Response, node: TreeNode): Promise<void> {
     const access = accessOf(req, node);
     // A folder below a protected album is part of that album: the names of the albums in it
     // are shown only to a visitor who may open it.
     if (!access.granted) return isAlbum(node) ? renderLocked(req, res, node) : renderLocked(req, res, access.blocking, albumPageUrl(node.path));
     // A share link's token joins the cookie; the page script then drops it from the address bar.
     if (access.viaUrlToken) grantTokens(req, res, deps.production, [access.viaUrlToken]);
-    return isAlbum(node) ? renderAlbum(req, res, node) : renderFolder(req, res, node);
-  };
+    return isAlbum(node) ? renderAlbum(req, res, node, access) : renderFolder(req, res, node);
+  }
+
+  async function albumPage(req: Request, res: Response): Promise<void> {
+    const tail = req.path.replace(/^\/photos\/?/, '');
+    const relPath = decodeUrlPath(tail);
+    const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
+    if (!node || node === index.root) throw notFound('No such album');
+    const access = accessOf(req, node);
+    // A page a share link opens is a view through that link (its /s/ address counts its own).
+    if (access.granted && access.link) deps.linkVisits?.record(req, access.link.id);
+    return render(req, res, node);
+  }
+
+  return { handler: albumPage, render };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -83,6 +83,8 @@ export function motionSources(motionPath: string, playback?: VideoPlayback): Vid
 export interface ListedMedia {
   readonly item: MediaItem;
   readonly motion?: { readonly item: MediaItem } | undefined;
+  /** False through a "no downloads" share link: a photo's links then go to its large thumbnail (docs/api.md#share-links). */
+  readonly downloadable?: boolean;
 }
 
 /**
@@ -138,6 +140,9 @@ export async function mediaViews(
     const durationText = formatDuration(duration);
     const taken = d?.taken ?? null;
     const caption = album.meta.captions.get(m.name) ?? null;
+    // The original is refused to this visitor: the tile and the viewer's full resolution show the large thumbnail.
+    const viewOnly = m.kind === 'image' && onPage[i]!.downloadable === false;
+    const large = thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v);
     return {
       index: offset + i,
       name: m.name,
@@ -146,10 +151,10 @@ export async function mediaViews(
       alt: caption ?? altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }),
       taken,
       caption,
-      original: originalUrl(mediaPath),
-      full: m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
+      original: viewOnly ? large : originalUrl(mediaPath),
+      full: viewOnly ? large : m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
-      large: thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v),
+      large,
       srcset: thumbnailSrcset(mediaPath, v),
       webpSrcset: thumbnailSrcset(mediaPath, v, 'webp'),
       width: d?.width ?? null,

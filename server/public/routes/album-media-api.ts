@@ -44,7 +44,7 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions,
   router.get('/api/album-media', async function albumMedia(req, res) {
     // The query's shape is checked before any access or file system work.
     const query = parsePageQuery(req);
-    const resolved = await resolveAlbum(req, req.query.path);
+    const resolved = await resolveAlbum(req, req.query.path, 'view');
     const album = index.album(resolved.path);
     if (!album) throw notFound('Album not found');
     // What this visitor may read: a symlink into an album it cannot open is not listed.

@@ -44,7 +44,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
 
   router.get('/api/download-album', async function downloadAlbum(req, res) {
     const videos = withVideos(req.query.videos);
-    const album = await resolveAlbum(req, req.query.path);
+    const album = await resolveAlbum(req, req.query.path, 'original');
     // After the access check (a visitor without access learns nothing of the load), before
     // the planning, which stats every file.
     if (running >= maxConcurrent) throw tooManyDownloads();

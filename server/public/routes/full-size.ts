@@ -14,7 +14,7 @@ import { PRIVATE_IMMUTABLE, PUBLIC_IMMUTABLE } from './originals.js';
 export function createFullSizeRouter({ fullSize, resolveMedia }: { fullSize: FullSizeCache; resolveMedia: MediaResolver }): Router {
   const router = Router();
   router.get('/api/full-size', async function fullSizeJpeg(req, res, next) {
-    const media = await resolveMedia(req, req.query.path);
+    const media = await resolveMedia(req, req.query.path, 'original');
     if (media.kind !== 'image') throw badRequest('Invalid parameter: path must name an image');
     if (isViewableImage(media.relPath)) throw notFound('This photo has no full-size JPEG: browsers show its original');
     const file = await fullSize.open(media);

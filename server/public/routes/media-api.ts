@@ -58,7 +58,7 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
     if (query.path === undefined || query.path === '') throw missingParameter('path');
     const size = parseSize(query.size);
     const format = parseFormat(query.format);
-    const media = await resolveMedia(req, query.path);
+    const media = await resolveMedia(req, query.path, 'view');
     const file = await thumbnails.open(media, size, { format, signal: abortedWithResponse(res) });
     sendThumbnail(req, res, file, format, media.protected, log);
   });
@@ -66,7 +66,7 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
   /** A JSON record about one media file of the right kind, cached briefly (`private` when protected). */
   const metadataRoute = (kind: 'image' | 'video', read: (media: ResolvedMedia) => Promise<unknown>): RequestHandler =>
     async function metadataRecord(req, res) {
-      const media = await resolveMedia(req, req.query.path);
+      const media = await resolveMedia(req, req.query.path, 'view');
       if (media.kind !== kind) throw badRequest(`Invalid parameter: path must name ${kind === 'image' ? 'an image' : 'a video'}`);
       const record = await read(media);
       res.set('Cache-Control', cacheControl(media.protected, METADATA_MAX_AGE));
@@ -129,7 +129,7 @@ export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor
     try {
       // Asked as a visitor holding nothing: granted exactly the files of public albums, so
       // whatever it resolves for this request anyone may see.
-      const media = await mediaFor(ANONYMOUS, rawPath);
+      const media = await mediaFor(ANONYMOUS, rawPath, 'view');
       if (media.protected) return false;
       file = await thumbnails.openIfFresh(media, size, format);
       if (!file) return false;

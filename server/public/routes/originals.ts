@@ -16,7 +16,7 @@ export const PRIVATE_IMMUTABLE = 'private, max-age=31536000, immutable';
  */
 export function originalsHandler(resolveMedia: MediaResolver, locationPatcher: LocationPatcher = createLocationPatcher()): RequestHandler {
   return async function serveOriginal(req, res, next) {
-    const media = await resolveMedia(req, decodeUrlPath(req.path.replace(/^\/albums\//, '')));
+    const media = await resolveMedia(req, decodeUrlPath(req.path.replace(/^\/albums\//, '')), 'original');
     const contentType = contentTypeOf(media.relPath) ?? 'application/octet-stream';
     const cacheControl = media.protected ? PRIVATE_IMMUTABLE : PUBLIC_IMMUTABLE;
     if (media.hideLocation) {

@@ -148,7 +148,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
       return res.json({ success: true, unlockedTokens: [...new Set([...bodyTokens, ...granted])] });
     };
 
-    const access = resolveAccess(album, { held, urlToken: provided });
+    const access = resolveAccess(album, { held, urlToken: provided, links: visitorOf(req).links });
     if (access.granted) return respondGranted(access.viaUrlToken ? [access.viaUrlToken] : []);
     const blocked = { success: false, requiresPassword: true, blockingAlbum: { path: access.blocking.path, title: access.blocking.meta.title } };
     if (password === undefined) return res.status(401).json(blocked);

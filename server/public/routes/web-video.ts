@@ -27,7 +27,7 @@ export const PREPARING_RETRY_AFTER = 5;
 export function createWebVideoRouter({ webVideos, resolveMedia, locationPatcher = createLocationPatcher() }: WebVideoRouterOptions): Router {
   const router = Router();
   router.get('/api/web-video', async function webVideo(req, res, next) {
-    const media = await resolveMedia(req, req.query.path);
+    const media = await resolveMedia(req, req.query.path, 'view');
     if (media.kind !== 'video') throw badRequest('Invalid parameter: path must name a video');
     const status = await webVideos.request(media);
     if (status.state === 'none') throw new HttpError(404, 'This video plays as it is: it has no web copy');

@@ -5,6 +5,7 @@ import { copyText, encodePath, formatBytes, h, notify, replaceChildren } from '.
 import { mediaSection } from './photo-actions.js';
 import { publicBaseUrl, shareLink } from './settings.js';
 import { countOf } from './text.js';
+import { shareLinksSection } from './share-links.js';
 import { albumUploader } from './upload.js';
 
 const STYLES = ['grid', 'masonry', 'single'];
@@ -56,6 +57,7 @@ export function renderAlbumEditor(panel, album, events) {
     settingsForm(album, save),
     albumOrderSection(album.path, events.albums(), events.treeChanged),
     sharingSection(album, url, reload),
+    shareLinksSection(album, reload),
     h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
     mediaSection(album, { save, reload, albums: events.albums }),
     cacheSection(album),
@@ -174,6 +176,7 @@ function locationSwitch(album, save) {
 }
 
 function sharingSection(album, url, reload) {
+  if (!album.protected) return publicSharingSection(album);
   const link = shareLink(album.sharePath);
   const linkInput = h('input', { readonly: true, value: link, 'aria-label': 'Share link' });
   const rotate = async () => {
@@ -193,6 +196,7 @@ function sharingSection(album, url, reload) {
     'section',
     {},
     h('h3', { text: 'Sharing' }),
+    h('p', { class: 'explain', text: 'One link for everyone, with the album’s token (links per person are below):' }),
     h('div', { class: 'row' }, linkInput, h('button', { type: 'button', on: { click: () => copyText(linkInput.value, linkInput) } }, 'Copy link')),
     h(
       'p',
@@ -208,6 +212,23 @@ function sharingSection(album, url, reload) {
       h('button', { type: 'button', class: 'danger', on: { click: rotate } }, 'Rotate token'),
       h('span', { class: 'explain', text: 'Revokes every unlock and every share link given out so far.' }),
     ),
+  );
+}
+
+/** A public album needs no link: its address opens it for anyone. */
+function publicSharingSection(album) {
+  const address = shareLink(`/photos/${encodePath(album.path)}`);
+  const input = h('input', { readonly: true, value: address, 'aria-label': 'Address of the album' });
+  return h(
+    'section',
+    {},
+    h('h3', { text: 'Sharing' }),
+    h(
+      'p',
+      { class: 'explain' },
+      'This album is public: anyone with its address can open it and download its photos, no password or link needed. To keep it to some people, give it a password.',
+    ),
+    h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(input.value, input) } }, 'Copy address')),
   );
 }
 

@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { createAdminApp } from '../../server/admin/app.js';
+import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { loadConfig } from '../../server/core/config.js';
+import { createGallery, type Gallery } from '../../server/gallery.js';
+import { launchBrowser } from '../support/browser.js';
+import { quietLogger } from '../support/capture-logger.js';
+import { eventually } from '../support/gallery-fixture.js';
+import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const GONE = 'This link has expired or was revoked: ask the person who sent it.';
+
+async function writePhoto(file: string, width: number, height: number, hue: number): Promise<void> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="hsl(${hue},55%,45%)"/><circle cx="${width / 2}" cy="${height / 2}" r="${height / 4}" fill="hsl(${hue + 90},70%,70%)"/></svg>`;
+  await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toFile(file);
+}
+
+const listen = (handler: http.RequestListener) =>
+  new Promise<http.Server>((resolve) => {
+    const server = http.createServer(handler).listen(0, '127.0.0.1', () => resolve(server));
+  });
+const urlOf = (server: http.Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/**
+ * Share links per recipient as the owner and the relatives use them: made and revoked in the
+ * admin UI, opened on a phone, bookmarked and launched later without any cookie, deep-linked
+ * to a photo; a "no downloads" link on a desktop. The admin and the gallery run on one tree,
+ * the gallery watching it as in production.
+ */
+describe('share links per recipient in Chromium', function () {
+  this.timeout(120_000);
+  let root: string;
+  let gallery: Gallery;
+  let adminIndex: AlbumIndex;
+  let galleryServer: http.Server;
+  let adminServer: http.Server;
+  let base: string;
+  let browser: Browser;
+  let admin: Page;
+  /** Script errors on the admin page: it must run under its strict policy without any. */
+  const adminProblems: string[] = [];
+
+  before(async () => {
+    root = makeTempDir('gallery-links-e2e-');
+    for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
+    const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', WORKERS: '2' }, root);
+    const family = writeAlbum(config.albumsDir, 'family', { title: 'Family summer', password: 'never-given' });
+    await writePhoto(path.join(family, 'a.jpg'), 1200, 800, 20);
+    await writePhoto(path.join(family, 'b.jpg'), 800, 1200, 200);
+    const kids = writeAlbum(config.albumsDir, 'family/kids', { title: 'The kids' });
+    await writePhoto(path.join(kids, 'k.jpg'), 900, 600, 120);
+    gallery = await createGallery(config, { watch: true, log: quietLogger });
+    galleryServer = await listen(gallery.handler);
+    base = urlOf(galleryServer);
+    adminIndex = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
+    adminServer = await listen(createAdminApp(config, { index: adminIndex, log: quietLogger }));
+    browser = await launchBrowser();
+    admin = await browser.newPage();
+    admin.on('pageerror', (err) => adminProblems.push(`page error: ${err.message}`));
+    admin.on('console', (msg) => {
+      // Refused requests are checked where they are expected; anything else is a problem.
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) adminProblems.push(`console: ${msg.text()}`);
+    });
+    await admin.goto(`${urlOf(adminServer)}/`);
+    // The owner tells the admin where the gallery is published.
+    await admin.fill('#public-base-url', base);
+    await admin.locator('#public-base-url').dispatchEvent('change');
+    await admin
+      .locator('#album-tree')
+      .getByRole('button', { name: /Family summer/ })
+      .click();
+    await admin.locator('#album-panel h2', { hasText: 'Family summer' }).waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    for (const server of [galleryServer, adminServer]) {
+      if (!server) continue;
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    adminIndex?.close();
+    await gallery?.close();
+    removeTempDir(root);
+  });
+
+  /** What the gallery answers to a thumbnail of the album for a visitor holding only link `id` (a cookie: no guess counted). */
+  const statusWithLink = async (id: string) =>
+    (await fetch(`${base}/api/thumbnail?path=family%2Fa.jpg&size=small`, { headers: { cookie: `album-links=${encodeURIComponent(JSON.stringify([id]))}` } }))
+      .status;
+  const idOf = (address: string) => address.slice(address.lastIndexOf('/') + 1);
+
+  /** Makes a link in the admin panel; resolves with its address as the list shows it. */
+  async function makeLink(name: string, opts: { downloads: boolean }): Promise<string> {
+    const form = admin.getByRole('form', { name: 'New share link' });
+    await form.getByLabel('Name (who it is for)').fill(name);
+    await form.getByLabel('Allow downloads').setChecked(opts.downloads);
+    if (await form.getByLabel('Hide where photos were taken').count()) {
+      expect(await form.getByLabel('Hide where photos were taken').isChecked()).to.equal(true);
+    }
+    await form.getByRole('button', { name: 'Create link' }).click();
+    const input = admin.getByLabel(`Link of ${name}`);
+    await input.waitFor();
+    const address = await input.inputValue();
+    expect(address).to.match(new RegExp(`^${base}/s/[A-Za-z0-9_-]{24}$`));
+    // The gallery sees album.json change through its watcher.
+    await eventually(async () => (await statusWithLink(idOf(address))) === 200, 8000, 'the gallery to see the link');
+    return address;
+  }
+
+  it('should open a link on a phone, again when launched later without its cookie, and show the message once revoked', async () => {
+    // The location switch is suggested with the link; an album API that refuses the field
+    // (as before hideLocation existed) keeps the link and takes the switch away.
+    let refused = 0;
+    await admin.route('**/api/albums/**', (route) => {
+      if (route.request().method() !== 'PUT') return route.fallback();
+      refused++;
+      expect(route.request().postDataJSON()).to.deep.equal({ hideLocation: true });
+      return route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Invalid album metadata: unknown field "hideLocation"' }),
+      });
+    });
+    const address = await makeLink('Grandma', { downloads: true });
+    await admin.getByText('Hiding where photos were taken is not available in this gallery.').waitFor();
+    expect(refused).to.equal(1);
+    expect(await admin.getByLabel('Hide where photos were taken').count()).to.equal(0);
+    await admin.unroute('**/api/albums/**');
+    const phone = await browser.newContext(PHONE);
+    const page = await phone.newPage();
+    const first = await page.goto(address);
+    expect(first!.status()).to.equal(200);
+    await page.locator('a.media__link[data-name="a.jpg"] img').waitFor();
+    expect(page.url()).to.equal(address);
+    expect(await page.locator('#password').count()).to.equal(0);
+    const cookie = (await phone.cookies(base)).find((c) => c.name === 'album-links')!;
+    expect(cookie).to.include({ httpOnly: true, sameSite: 'Strict' });
+    // Its child album opens too, with the cookie.
+    await page.getByRole('link', { name: /The kids/ }).click();
+    await page.locator('a.media__link[data-name="k.jpg"]').waitFor();
+
+    // Weeks later, from the bookmark or the home screen: no cookie left, no query in the address.
+    await phone.clearCookies();
+    await page.goto(address);
+    await page.locator('a.media__link[data-name="b.jpg"]').waitFor();
+    expect(page.url()).to.equal(address);
+    await phone.close();
+
+    // A fresh browser launching a deep link to a photo.
+    const fresh = await browser.newContext(PHONE);
+    const deep = await fresh.newPage();
+    await deep.goto(`${address}#photo=b.jpg`);
+    await deep.locator('.pswp.pswp--open').waitFor({ timeout: 15_000 });
+    await deep.waitForFunction(() => document.querySelector('.pswp__item[aria-hidden="false"] img.pswp__img')?.getAttribute('src')?.includes('b.jpg'));
+    expect(new URL(deep.url()).pathname).to.equal(new URL(address).pathname);
+
+    // The owner looks at the use, then revokes the link.
+    await gallery.linkUsage.flush();
+    await admin
+      .locator('#album-tree')
+      .getByRole('button', { name: /Family summer/ })
+      .click();
+    const row = admin.locator('tr', { has: admin.getByLabel('Link of Grandma') });
+    await row.locator('td.num', { hasText: '1' }).waitFor();
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    await eventually(async () => (await statusWithLink(idOf(address))) === 401, 8000, 'the gallery to see the revocation');
+
+    // The visitor who still holds the link in a cookie: the page says why, the album stays shut.
+    const revoked = await deep.goto(address);
+    expect(revoked!.status()).to.equal(404);
+    await deep.getByText(GONE).waitFor();
+    expect(await deep.content()).to.not.include('a.jpg');
+    await deep.goto(`${base}/photos/family`);
+    await deep.locator('#password').waitFor();
+    await fresh.close();
+    expect(adminProblems).to.deep.equal([]);
+  });
+
+  it('should give a "no downloads" link no way to an original on a desktop', async () => {
+    const address = await makeLink('Neighbour', { downloads: false });
+    const desktop = await browser.newContext(DESKTOP);
+    const page = await desktop.newPage();
+    await page.goto(address);
+    const tile = page.locator('a.media__link[data-name="a.jpg"]');
+    await tile.waitFor();
+    expect(await page.locator('.button--download').count()).to.equal(0);
+    expect(await tile.getAttribute('href')).to.match(/^\/api\/thumbnail\?path=family%2Fa\.jpg&size=large/);
+    await tile.click();
+    await page.locator('.pswp.pswp--open').waitFor({ timeout: 15_000 });
+    await page.locator('.pswp__button--download-button').waitFor({ state: 'hidden' });
+    await page.locator('.pswp__button--original-button').waitFor({ state: 'hidden' });
+    const refused = await page.evaluate(async () => (await fetch('/albums/family/a.jpg')).status);
+    expect(refused).to.equal(403);
+    await desktop.close();
+  });
+});

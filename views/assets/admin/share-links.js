@@ -1,0 +1,188 @@
+// An album's share links per recipient (docs/api.md#share-links): made, listed with their use,
+// and revoked. Each has its own address on the public site, /s/<id>.
+import { ApiError, api } from './api.js';
+import { copyText, encodePath, h, notify, replaceChildren } from './dom.js';
+import { shareLink } from './settings.js';
+
+/**
+ * Whether the album API takes `hideLocation` (the album's location privacy): offered with each
+ * new link until the API refuses the field once, then no more in this page.
+ */
+let locationSwitch = true;
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** The end of a day picked in a date input, in this browser's time zone, as an ISO time. */
+function endOfLocalDay(value) {
+  const [y, m, d] = value.split('-').map(Number);
+  return new Date(y, m - 1, d, 23, 59, 59, 999).toISOString();
+}
+
+/** Today in this browser's time zone, as a date input's value. */
+function localToday() {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * The "Links per person" section of the album panel. `album` is GET /api/albums/{path};
+ * `reload` redraws the panel (after the album's settings changed).
+ */
+export function shareLinksSection(album, reload) {
+  const url = `/api/share-links/${encodePath(album.path)}`;
+  const list = h('div', { class: 'share-links' }, h('p', { class: 'explain', text: 'Loading links…' }));
+
+  const show = (answer) => replaceChildren(list, linksTable(answer.links, revoke));
+  const load = () =>
+    api('GET', url).then(show, (err) => {
+      replaceChildren(list, h('p', { class: 'explain warn', text: err.message }));
+    });
+
+  async function revoke(link) {
+    const ok = window.confirm(
+      `Revoke the link of “${link.name}”?\n\nIt stops working at once, also for anyone who already opened it or saved it. The others keep working.`,
+    );
+    if (!ok) return;
+    try {
+      show(await api('DELETE', `${url}?id=${encodeURIComponent(link.id)}`));
+      notify(`Link of ${link.name} revoked`);
+    } catch (err) {
+      notify(err.message, { error: true });
+    }
+  }
+
+  const form = createForm(album, url, async (link, hideLocation, hideChoice) => {
+    notify(`Link for ${link.name} made: copy it from the list`);
+    await load();
+    // The new link's address, selected for a copy (a clipboard write needs the owner's own click).
+    const input = list.querySelector(`tr[data-id="${CSS.escape(link.id)}"] input`);
+    if (input instanceof HTMLInputElement) {
+      input.focus();
+      input.select();
+    }
+    // The album's own setting (docs/api.md#albumjson); an API without it keeps the link and says so.
+    if (!hideLocation) return;
+    try {
+      await api('PUT', `/api/albums/${encodePath(album.path)}`, { hideLocation: true });
+      notify('Link made; where photos were taken is now hidden in this album');
+      reload();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        locationSwitch = false;
+        hideChoice?.remove();
+        notify(`Link for ${link.name} made. Hiding where photos were taken is not available in this gallery.`);
+      } else {
+        notify(`Link made, but the locations could not be hidden: ${err.message}`, { error: true });
+      }
+    }
+  });
+
+  void load();
+  return h(
+    'section',
+    { 'aria-labelledby': 'share-links-title' },
+    h('h3', { id: 'share-links-title', text: 'Links per person' }),
+    h(
+      'p',
+      { class: 'explain' },
+      album.protected
+        ? 'Each person gets a link of their own: it opens this album (and its child albums without a password of their own) without the password, keeps working when bookmarked or added to a home screen, and can be revoked alone. You see when each was last used.'
+        : 'This album is public: anyone may open it without a link. A link per person only adds a name and a visit count.',
+    ),
+    form,
+    list,
+  );
+}
+
+function createForm(album, url, onCreated) {
+  const name = h('input', { name: 'name', required: true, maxlength: '100', placeholder: 'Grandma', autocomplete: 'off' });
+  const expires = h('input', { name: 'expires', type: 'date', min: localToday() });
+  const downloads = h('input', { type: 'checkbox', name: 'downloads', checked: true });
+  // A public album can be downloaded by anyone: the choice would mean nothing there.
+  const downloadsChoice = album.protected
+    ? h('label', { class: 'check', title: 'Originals of photos and the ZIP; videos always play' }, downloads, 'Allow downloads')
+    : null;
+  // Suggested with every link (checked), unless the album hides them already.
+  const hide = locationSwitch && album.hideLocation !== true ? h('input', { type: 'checkbox', name: 'hideLocation', checked: true }) : null;
+  const hideChoice = hide
+    ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken')
+    : null;
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create link');
+  const form = h(
+    'form',
+    { class: 'stack', 'aria-label': 'New share link' },
+    h('div', { class: 'grid-form' }, h('label', {}, 'Name (who it is for)', name), h('label', {}, 'Expires (optional, end of that day)', expires)),
+    h(
+      'div',
+      { class: 'row' },
+      downloadsChoice,
+      hideChoice,
+      album.hideLocation === true ? h('span', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }) : null,
+    ),
+    h('div', { class: 'row end' }, submit),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    submit.disabled = true;
+    try {
+      const body = { name: name.value, downloads: downloads.checked };
+      if (expires.value) body.expires = endOfLocalDay(expires.value);
+      const hideLocation = hide?.checked === true && hideChoice?.isConnected === true;
+      const link = await api('POST', url, body);
+      // The choices stay for the next person; the name and date are theirs alone.
+      name.value = '';
+      expires.value = '';
+      await onCreated(link, hideLocation, hideChoice);
+    } catch (err) {
+      notify(err.message, { error: true });
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function linksTable(links, revoke) {
+  if (links.length === 0) return h('p', { class: 'empty', text: 'No links yet.' });
+  return h(
+    'table',
+    { class: 'share-links-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['Name', 'Link', 'Created', 'Expires', 'Last used', 'Visits', 'Downloads', ''].map((t) => h('th', { text: t, class: t === 'Visits' ? 'num' : null })),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      links.map((link) => {
+        const address = shareLink(link.path);
+        const input = h('input', { readonly: true, value: address, 'aria-label': `Link of ${link.name}` });
+        return h(
+          'tr',
+          { dataset: { id: link.id }, class: link.expired ? 'expired' : null },
+          h('td', { text: link.name }),
+          h(
+            'td',
+            {},
+            h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'small', on: { click: () => copyText(address, input) } }, 'Copy')),
+          ),
+          h('td', { text: dateOnly.format(new Date(link.created)) }),
+          h('td', {
+            class: link.expired ? 'warn' : null,
+            text: link.expires ? `${link.expired ? 'expired ' : ''}${dateTime.format(new Date(link.expires))}` : 'never',
+          }),
+          h('td', { text: link.lastUsed ? dateTime.format(new Date(link.lastUsed)) : 'not yet' }),
+          h('td', { class: 'num', text: String(link.visits) }),
+          h('td', { text: link.downloads ? 'allowed' : 'no' }),
+          h('td', {}, h('button', { type: 'button', class: 'small danger', on: { click: () => revoke(link) } }, 'Revoke')),
+        );
+      }),
+    ),
+  );
+}
