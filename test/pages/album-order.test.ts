@@ -79,6 +79,7 @@ describe('AlbumDates', function () {
       absPath: path.join(root, 'albums', ALBUM, item.name),
       protected: false,
       hideLocation: false,
+      downloadable: true,
     }));
     const names = async () => (await dates.order(ALBUM, files)).map((f) => f.item.name);
     return { dimensions, dates, album, files, names };
