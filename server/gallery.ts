@@ -24,6 +24,7 @@ import { createDownloadRouter } from './public/routes/download.js';
 import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
 import { connectRedis } from './public/redis-connection.js';
+import { RedisLinkUsageStore } from './public/access/redis-link-usage.js';
 import { FileLinkUsageStore, type LinkUsageStore } from './core/access/link-usage.js';
 
 export interface GalleryOptions {
@@ -90,7 +91,9 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   // REDIS_URL: the lockout every process of the gallery shares (README "Running several processes").
   const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, log);
   const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
-  const linkUsage = opts.linkUsage ?? new FileLinkUsageStore({ cacheDir: config.cacheDir, log });
+  // Several processes count share-link visits together in Redis; one process, in its file.
+  const linkUsage =
+    opts.linkUsage ?? (redis ? new RedisLinkUsageStore(redis.client, { cacheDir: config.cacheDir, log }) : new FileLinkUsageStore({ cacheDir: config.cacheDir, log }));
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   const metadata = createMetadataService({ pool });

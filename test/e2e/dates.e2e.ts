@@ -17,6 +17,7 @@ describe('dates taken in Chromium', function () {
   const ALBUM = '2024/family';
   const BIG = '2024/many';
   const BIG_COUNT = 201;
+  const CAPTIONED = '2024/party';
   const fx = new GalleryFixture();
   let server: LoopbackServer | undefined;
   let browser: Browser;
@@ -26,7 +27,9 @@ describe('dates taken in Chromium', function () {
     await fx.build({
       [ALBUM]: { meta: { title: 'Family week', sort: 'date' } },
       [BIG]: { meta: { title: 'Many', sort: 'date' } },
+      [CAPTIONED]: { meta: { title: 'Party', captions: { 'DSC_0001.jpg': "Grandma's 90th" } } },
     });
+    await writeDatedJpeg(fx.path(CAPTIONED, 'DSC_0001.jpg'), '2024:06:03 14:03:00', 1200, 800);
     await writeDatedJpeg(fx.path(ALBUM, 'DSCF4102.jpg'), '2024:06:03 14:03:00', 1200, 800);
     await writeDatedJpeg(fx.path(ALBUM, 'IMG_0001.jpg'), '2024:06:09 18:30:00', 800, 1200);
     // 201 photos without EXIF, dated by their mtimes: IMG_1 is the newest, alone on page 2.
@@ -44,6 +47,7 @@ describe('dates taken in Chromium', function () {
     for (const [albumPath, pages] of [
       [ALBUM, 1],
       [BIG, 2],
+      [CAPTIONED, 1],
     ] as const) {
       await eventually(
         async () => {
@@ -127,6 +131,16 @@ describe('dates taken in Chromium', function () {
       // Its mtime, 09:03:20 on the server's clock, as a wall clock.
       expect(await caption(page)).to.equal('1 Jan 2024, 09:03');
       expect(await page.locator('.pswp__counter').textContent()).to.match(new RegExp(`^${BIG_COUNT}\\s*/\\s*${BIG_COUNT}$`));
+    });
+  });
+
+  it('should put the owner’s caption before the date, and use it as the tile’s alt text', async () => {
+    await inPage(`/photos/${CAPTIONED}`, { ...DESKTOP, locale: 'en-GB' }, async (page) => {
+      const tile = page.locator('a.media__link[data-name="DSC_0001.jpg"]');
+      expect(await tile.locator('img').getAttribute('alt')).to.equal("Grandma's 90th");
+      await tile.click();
+      await page.waitForFunction(showsFile, 'DSC_0001.jpg', { timeout: 10_000 });
+      expect(await caption(page)).to.equal("Grandma's 90th · 3 Jun 2024, 14:03");
     });
   });
 });

@@ -251,8 +251,9 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
       else download.removeAttribute('href');
     }
     const caption = root.querySelector('.pswp__caption');
-    // When it was taken, in the visitor's format; the file name is in the details panel.
-    if (caption) caption.textContent = format.takenAt(item?.taken) ?? '';
+    // The owner's caption, then when it was taken in the visitor's format; the file name is in
+    // the details panel.
+    if (caption) caption.textContent = [item?.caption, format.takenAt(item?.taken)].filter(Boolean).join(' · ');
   }
 
   // --- Following the slide: history entry, neighbours' data, buttons, details, the

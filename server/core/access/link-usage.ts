@@ -49,7 +49,7 @@ interface Delta {
  * seconds and a reader never sees half a file.
  */
 export class FileLinkUsageStore implements LinkUsageStore {
-  readonly #file: string;
+  readonly #cacheDir: string;
   readonly #log: Logger;
   readonly #delayMs: number;
   /** Views not written yet, by link id. */
@@ -59,7 +59,7 @@ export class FileLinkUsageStore implements LinkUsageStore {
   #writing: Promise<void> = Promise.resolve();
 
   constructor(opts: { readonly cacheDir: string; readonly log: Logger; readonly flushDelayMs?: number }) {
-    this.#file = linkUsageFile(opts.cacheDir);
+    this.#cacheDir = opts.cacheDir;
     this.#log = opts.log;
     this.#delayMs = opts.flushDelayMs ?? FLUSH_DELAY_MS;
   }
@@ -91,9 +91,7 @@ export class FileLinkUsageStore implements LinkUsageStore {
     const pending = this.#pending;
     this.#pending = new Map();
     try {
-      const usage = merged(await this.#readFile(), pending);
-      await fs.mkdir(path.dirname(this.#file), { recursive: true });
-      await writeFileAtomic(this.#file, `${JSON.stringify({ links: Object.fromEntries(usage) }, null, 1)}\n`);
+      await writeLinkUsageFile(this.#cacheDir, merged(await this.#readFile(), pending));
     } catch (err) {
       // Kept for the next write: the views are not lost because a disk was full for a moment.
       for (const [id, delta] of pending) this.#pending.set(id, addDelta(this.#pending.get(id), delta));
@@ -101,31 +99,44 @@ export class FileLinkUsageStore implements LinkUsageStore {
     }
   }
 
-  async #readFile(): Promise<Map<string, LinkUsage>> {
-    let text: string;
-    try {
-      text = await fs.readFile(this.#file, 'utf8');
-    } catch (err) {
-      if (isMissing(err)) return new Map();
-      throw err;
-    }
-    const usage = new Map<string, LinkUsage>();
-    try {
-      const links = (JSON.parse(text) as { links?: unknown }).links;
-      if (typeof links === 'object' && links !== null) {
-        for (const [id, u] of Object.entries(links)) {
-          const { visits, lastUsed } = (u ?? {}) as Record<string, unknown>;
-          if (Number.isSafeInteger(visits) && typeof lastUsed === 'string' && Number.isFinite(Date.parse(lastUsed))) {
-            usage.set(id, { visits: visits as number, lastUsed });
-          }
+  #readFile(): Promise<Map<string, LinkUsage>> {
+    return readLinkUsageFile(this.#cacheDir, this.#log);
+  }
+}
+
+/** Replaces the usage file with `usage`, atomically (temp file, rename). */
+export async function writeLinkUsageFile(cacheDir: string, usage: ReadonlyMap<string, LinkUsage>): Promise<void> {
+  const file = linkUsageFile(cacheDir);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, `${JSON.stringify({ links: Object.fromEntries(usage) }, null, 1)}\n`);
+}
+
+/** The usage file's links; none when it is missing, and none (logged) when it is damaged. */
+export async function readLinkUsageFile(cacheDir: string, log: Logger): Promise<Map<string, LinkUsage>> {
+  const file = linkUsageFile(cacheDir);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (isMissing(err)) return new Map();
+    throw err;
+  }
+  const usage = new Map<string, LinkUsage>();
+  try {
+    const links = (JSON.parse(text) as { links?: unknown }).links;
+    if (typeof links === 'object' && links !== null) {
+      for (const [id, u] of Object.entries(links)) {
+        const { visits, lastUsed } = (u ?? {}) as Record<string, unknown>;
+        if (Number.isSafeInteger(visits) && typeof lastUsed === 'string' && Number.isFinite(Date.parse(lastUsed))) {
+          usage.set(id, { visits: visits as number, lastUsed });
         }
       }
-    } catch (err) {
-      // A damaged file is only statistics: start again rather than stop counting.
-      this.#log.warn({ err }, `${this.#file} is not valid JSON; share-link usage starts again`);
     }
-    return usage;
+  } catch (err) {
+    // A damaged file is only statistics: start again rather than stop counting.
+    log.warn({ err }, `${file} is not valid JSON; share-link usage starts again`);
   }
+  return usage;
 }
 
 function addDelta(a: Delta | undefined, b: Delta): Delta {

@@ -186,6 +186,8 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       children,
       media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
       download: downloads ? download : undefined,
+      // False through a "no downloads" share link: the viewer offers no original either.
+      downloads,
       mediaApiUrl: albumMediaApiUrl(album.path),
       // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
       lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
