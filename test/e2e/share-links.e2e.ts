@@ -70,9 +70,14 @@ describe('share links per recipient in Chromium', function () {
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) adminProblems.push(`console: ${msg.text()}`);
     });
     await admin.goto(`${urlOf(adminServer)}/`);
-    // The owner tells the admin where the gallery is published.
-    await admin.fill('#public-base-url', base);
-    await admin.locator('#public-base-url').dispatchEvent('change');
+    // The owner tells the admin where the gallery is published (a setting of the server: site.json).
+    const saved = await admin.evaluate(
+      async (publicUrl) =>
+        (await fetch('/api/site', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ publicUrl }) })).status,
+      base,
+    );
+    expect(saved).to.equal(200);
+    await admin.reload();
     await admin
       .locator('#album-tree')
       .getByRole('button', { name: /Family summer/ })
@@ -117,24 +122,15 @@ describe('share links per recipient in Chromium', function () {
   }
 
   it('should open a link on a phone, again when launched later without its cookie, and show the message once revoked', async () => {
-    // The location switch is suggested with the link; an album API that refuses the field
-    // (as before hideLocation existed) keeps the link and takes the switch away.
-    let refused = 0;
-    await admin.route('**/api/albums/**', (route) => {
-      if (route.request().method() !== 'PUT') return route.fallback();
-      refused++;
-      expect(route.request().postDataJSON()).to.deep.equal({ hideLocation: true });
-      return route.fulfill({
-        status: 400,
-        contentType: 'application/json',
-        body: JSON.stringify({ error: 'Invalid album metadata: unknown field "hideLocation"' }),
-      });
-    });
+    // The location switch is suggested with the link, checked: making the link turns the
+    // album's location privacy on (docs/api.md#location-privacy), and it is not offered again.
+    const albumJson = () => JSON.parse(fs.readFileSync(path.join(root, 'albums', 'family', 'album.json'), 'utf8')) as { hideLocation?: boolean };
+    expect(albumJson().hideLocation).to.equal(undefined);
     const address = await makeLink('Grandma', { downloads: true });
-    await admin.getByText('Hiding where photos were taken is not available in this gallery.').waitFor();
-    expect(refused).to.equal(1);
-    expect(await admin.getByLabel('Hide where photos were taken').count()).to.equal(0);
-    await admin.unroute('**/api/albums/**');
+    await eventually(() => albumJson().hideLocation === true, 8000, 'album.json to hide locations');
+    const form = admin.getByRole('form', { name: 'New share link' });
+    await form.getByText('Where photos were taken is hidden in this album.').waitFor();
+    expect(await form.getByLabel('Hide where photos were taken').count()).to.equal(0);
     const phone = await browser.newContext(PHONE);
     const page = await phone.newPage();
     const first = await page.goto(address);

@@ -1,14 +1,8 @@
 // An album's share links per recipient (docs/api.md#share-links): made, listed with their use,
 // and revoked. Each has its own address on the public site, /s/<id>.
-import { ApiError, api } from './api.js';
+import { api } from './api.js';
 import { copyText, encodePath, h, notify, replaceChildren } from './dom.js';
 import { shareLink } from './settings.js';
-
-/**
- * Whether the album API takes `hideLocation` (the album's location privacy): offered with each
- * new link until the API refuses the field once, then no more in this page.
- */
-let locationSwitch = true;
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -52,7 +46,7 @@ export function shareLinksSection(album, reload) {
     }
   }
 
-  const form = createForm(album, url, async (link, hideLocation, hideChoice) => {
+  const form = createForm(album, url, async (link, hideLocation) => {
     notify(`Link for ${link.name} made: copy it from the list`);
     await load();
     // The new link's address, selected for a copy (a clipboard write needs the owner's own click).
@@ -61,20 +55,14 @@ export function shareLinksSection(album, reload) {
       input.focus();
       input.select();
     }
-    // The album's own setting (docs/api.md#albumjson); an API without it keeps the link and says so.
+    // The album's own setting (docs/api.md#location-privacy), suggested with each link.
     if (!hideLocation) return;
     try {
       await api('PUT', `/api/albums/${encodePath(album.path)}`, { hideLocation: true });
       notify('Link made; where photos were taken is now hidden in this album');
       reload();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 400) {
-        locationSwitch = false;
-        hideChoice?.remove();
-        notify(`Link for ${link.name} made. Hiding where photos were taken is not available in this gallery.`);
-      } else {
-        notify(`Link made, but the locations could not be hidden: ${err.message}`, { error: true });
-      }
+      notify(`Link made, but the locations could not be hidden: ${err.message}`, { error: true });
     }
   });
 
@@ -103,8 +91,9 @@ function createForm(album, url, onCreated) {
   const downloadsChoice = album.protected
     ? h('label', { class: 'check', title: 'Originals of photos and the ZIP; videos always play' }, downloads, 'Allow downloads')
     : null;
-  // Suggested with every link (checked), unless the album hides them already.
-  const hide = locationSwitch && album.hideLocation !== true ? h('input', { type: 'checkbox', name: 'hideLocation', checked: true }) : null;
+  // Suggested with every link (checked), unless the album hides them already (its own setting or an album above's).
+  const hidden = (album.hideLocation ?? album.inheritedHideLocation) === true;
+  const hide = hidden ? null : h('input', { type: 'checkbox', name: 'hideLocation', checked: true });
   const hideChoice = hide
     ? h('label', { class: 'check', title: 'Originals, ZIPs and details served to visitors carry no GPS position' }, hide, 'Hide where photos were taken')
     : null;
@@ -118,7 +107,7 @@ function createForm(album, url, onCreated) {
       { class: 'row' },
       downloadsChoice,
       hideChoice,
-      album.hideLocation === true ? h('span', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }) : null,
+      hidden ? h('span', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }) : null,
     ),
     h('div', { class: 'row end' }, submit),
   );
@@ -128,12 +117,12 @@ function createForm(album, url, onCreated) {
     try {
       const body = { name: name.value, downloads: downloads.checked };
       if (expires.value) body.expires = endOfLocalDay(expires.value);
-      const hideLocation = hide?.checked === true && hideChoice?.isConnected === true;
+      const hideLocation = hide?.checked === true;
       const link = await api('POST', url, body);
       // The choices stay for the next person; the name and date are theirs alone.
       name.value = '';
       expires.value = '';
-      await onCreated(link, hideLocation, hideChoice);
+      await onCreated(link, hideLocation);
     } catch (err) {
       notify(err.message, { error: true });
     } finally {
