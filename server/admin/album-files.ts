@@ -280,7 +280,8 @@ export class AlbumFiles {
 
 /** Checks a patch before it is merged: known fields, right types, a strong token, a safe cover path. */
 function checkPatch(patch: Record<string, unknown>): void {
-  const problems = checkAlbumFields(patch);
+  // An empty optional text removes the field (mergePatch): it is not a value to check.
+  const problems = checkAlbumFields(Object.fromEntries(Object.entries(patch).filter(([key, value]) => !(CLEARED_BY_EMPTY.has(key) && value === ''))));
   for (const field of REQUIRED_FIELDS) if (Object.hasOwn(patch, field) && patch[field] === null) problems.push(`${field} cannot be removed`);
   // Made and revoked one at a time, with strong ids, by /api/share-links (docs/api.md#admin-server).
   if (Object.hasOwn(patch, 'shareLinks')) problems.push('shareLinks are made and revoked through /api/share-links/{path}');

@@ -128,7 +128,16 @@ describe('share links per recipient', function () {
     });
 
     it("should render a public album's link like its page: a link restricts nothing anyone may open", async () => {
-      const viaLink = await get(`/s/${onPublic.id}`).expect(200);
+      // The same page, once the album's dates (its header's span) have been read in the background.
+      let viaLink = await get(`/s/${onPublic.id}`).expect(200);
+      await eventually(
+        async () => {
+          viaLink = await get(`/s/${onPublic.id}`).expect(200);
+          return viaLink.text.includes('album-dates');
+        },
+        10_000,
+        'the album’s dates',
+      );
       const page = await get('/photos/pub').expect(200);
       expect(viaLink.text).to.equal(page.text);
       expect(viaLink.text).to.include('button--download"');

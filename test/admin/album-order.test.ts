@@ -110,6 +110,12 @@ describe('admin album description and date', () => {
     expect(fx.readAlbumJson('2024/lisbon')).to.deep.equal({ title: 'Lisbon', token: 'lisbon-token-0123456789' });
   });
 
+  it('should take an empty date, as the settings form sends an unset date input, as no date', async () => {
+    await request(fx.app).put('/api/albums/2024/lisbon').send({ date: '2024-10-03' }).expect(200);
+    await request(fx.app).put('/api/albums/2024/lisbon').send({ title: 'Lisbon', description: '', date: '' }).expect(200);
+    expect(fx.readAlbumJson('2024/lisbon')).to.deep.equal({ title: 'Lisbon', token: 'lisbon-token-0123456789' });
+  });
+
   for (const [body, message] of [
     [{ date: '2024-02-30' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD'],
     [{ date: '03/10/2024' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD'],

@@ -95,7 +95,14 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     page.on('response', (res) => {
       if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
     });
-    await page.addInitScript((url) => localStorage.setItem('gallery-admin.public-base-url', url), site.url);
+    // The public address is a setting of the server (site.json): "view on site" links use it.
+    await page.goto(`${adminUrl}/`);
+    const saved = await page.evaluate(
+      async (publicUrl) =>
+        (await fetch('/api/site', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ publicUrl }) })).status,
+      site.url,
+    );
+    expect(saved).to.equal(200);
     await page.goto(`${adminUrl}/${hash}`);
     return page;
   }

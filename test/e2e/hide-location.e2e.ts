@@ -56,7 +56,7 @@ describe('admin: the "Hide where photos were taken" switch in Chromium', functio
       .click();
     await page.locator('#album-panel h2', { hasText: title }).waitFor();
   };
-  const toggle = () => page.getByLabel('Hide where photos were taken');
+  const toggle = () => page.getByRole('form', { name: 'Album settings' }).getByLabel('Hide where photos were taken');
   const saved = () => page.locator('#notice', { hasText: 'Settings saved' }).waitFor();
 
   it('should show a child album the value it inherits, and keep it inherited when other settings are saved', async () => {
