@@ -38,8 +38,8 @@ export interface AlbumDatesOptions {
  * order. Until the pass has read every file of the album (a cold cache: its first view waits
  * for the reads as long as for a page's sizes), a file not read yet is placed by its mtime,
  * which is what its date falls back to anyway and, for files copied off a camera or phone,
- * usually close to it; the order is then only a step away from the final one, and pages made
- * meanwhile are not kept by the page cache (AlbumSpan.settled). Once every date is known the
+ * usually close to it; the order is then only a step away from the final one, and the page
+ * cache keeps pages made meanwhile under a key of their own (server/public/pages/album-page.ts). Once every date is known the
  * order is worked out once per version of the album.
  */
 export class AlbumDates {

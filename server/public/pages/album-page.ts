@@ -154,7 +154,10 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const shared = downloads && !(isProtected(album) || readable.some(isFromProtected));
     const version = index.version;
     // The site's settings are on every page (name, icons, link previews): part of the key too.
-    const key = `${deps.site?.version ?? 0}\0${album.path}\0${page}\0${listedChildren(album)
+    // Whether every date of the album is known (its order by date and its span are final):
+    // part of the key, so a cold album's page is kept meanwhile, and made again once they are.
+    const datesFinal = deps.dates === undefined || (deps.dimensions?.settled?.(album.media) ?? true);
+    const key = `${deps.site?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${listedChildren(album)
       .map((c) => (accessOf(req, c).granted ? '1' : '0'))
       .join('')}`;
     if (shared) {
@@ -200,10 +203,12 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
         next: page < pages ? pageUrl(page + 1) : undefined,
       },
     });
-    // Kept only once final: a cold album's first render may lack some sizes (dimensions.ts),
-    // and its order and date span some dates (album-dates.ts).
+    // Kept only once its tiles are final: a cold album's first render may lack some sizes
+    // (dimensions.ts). Its order and date span may still miss dates of the rest of the album
+    // (album-dates.ts): the key says so, and the page is kept under it all the same, since
+    // reading a big album's dates takes a while and its visitors should not wait for it.
     const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (span?.settled ?? true) && !children.some((c) => c.pending);
+    const final = (deps.dimensions?.settled?.(onPage) ?? true) && !children.some((c) => c.pending) && (datesFinal || !(span?.settled ?? false));
     const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
     // A link into a protected album shown to a visitor who unlocked it makes the page private too.
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
