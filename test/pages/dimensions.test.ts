@@ -14,14 +14,18 @@ import { quietLogger } from '../support/capture-logger.js';
 /** A reader that knows sizes by file name and counts what it was asked. */
 class FakeReader implements HeaderReader {
   readonly asked: string[] = [];
+  /** The priority each read was asked at, by file name. */
+  readonly priorities = new Map<string, string | undefined>();
   fail = new Map<string, Error>();
   delayMs = 0;
 
-  async dimensions({ src }: { src: string }) {
+  async dimensions({ src }: { src: string }, opts?: { priority?: string }) {
+    this.priorities.set(path.basename(src), opts?.priority);
     return this.#answer(src, { width: 300, height: 200 });
   }
 
-  async videoInfo({ src }: { src: string }) {
+  async videoInfo({ src }: { src: string }, opts?: { priority?: string }) {
+    this.priorities.set(path.basename(src), opts?.priority);
     return this.#answer(src, { width: 1920, height: 1080, duration: 65.4 });
   }
 
@@ -231,6 +235,16 @@ describe('DimensionsCache', () => {
       expect(cache.provide.settled?.(node.media)).to.equal(true);
       expect((await cache.peek(node, node.media)).map((d) => d?.width)).to.deep.equal([300, 300]);
       expect(reader.asked.sort()).to.deep.equal(['a.jpg', 'b.jpg']);
+    });
+
+    it('should read at background priority, where a page’s own reads are grid work', async () => {
+      const reader = new FakeReader();
+      const cache = make(reader);
+      const node = albumNode(ALBUM, ['a.jpg', 'b.jpg', 'clip.mp4']);
+      await cache.provide(node, [node.media[0]!]);
+      await cache.peek(node, node.media);
+      await cache.flush();
+      expect(Object.fromEntries(reader.priorities)).to.deep.equal({ 'a.jpg': 'grid', 'b.jpg': 'background', 'clip.mp4': 'background' });
     });
 
     it('should answer from the disk cache without reading a header', async () => {

@@ -6,6 +6,7 @@ import { filesOf } from '../../core/albums/live-photos.js';
 import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
+import type { TaskPriority } from '../../media/priority-lane.js';
 import type { Logger } from '../../core/logger.js';
 import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
 import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
@@ -49,10 +50,16 @@ export interface DimensionsProvider {
 
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
-  dimensions(task: { src: string; kind: MediaKind }): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
-  videoInfo(task: {
-    src: string;
-  }): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null; taken: string | null }>>;
+  dimensions(
+    task: { src: string; kind: MediaKind },
+    opts?: { priority?: TaskPriority },
+  ): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
+  videoInfo(
+    task: {
+      src: string;
+    },
+    opts?: { priority?: TaskPriority },
+  ): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null; taken: string | null }>>;
 }
 
 /** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
@@ -127,6 +134,12 @@ export class DimensionsCache {
   readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
   readonly #background = new Set<Promise<void>>();
   readonly #slots: Semaphore;
+  /**
+   * For reads nobody waits for (the rest of an album, for its date span and order): few at
+   * once, at background priority, so a cold album of thousands of photos never holds a
+   * page's own reads, nor anyone's thumbnails.
+   */
+  readonly #backgroundSlots = new Semaphore(2);
 
   constructor(opts: DimensionsCacheOptions) {
     // Field by field, so an option passed as undefined still gets its default.
@@ -170,7 +183,7 @@ export class DimensionsCache {
 
   /** As DimensionsProvider.peek: waits for the disk cache, never for a header read. */
   async peek(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
-    await (await this.#start(node, items))?.checked;
+    await (await this.#start(node, items, 'background'))?.checked;
     return this.#answers(items);
   }
 
@@ -183,14 +196,18 @@ export class DimensionsCache {
    * `checked` settles once each is found in the disk cache or its read has begun, `done` once
    * every read is over and the record saved.
    */
-  async #start(node: TreeNode, items: readonly MediaItem[]): Promise<{ checked: Promise<void>; done: Promise<void> } | undefined> {
+  async #start(
+    node: TreeNode,
+    items: readonly MediaItem[],
+    priority: 'grid' | 'background' = 'grid',
+  ): Promise<{ checked: Promise<void>; done: Promise<void> } | undefined> {
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length === 0) return undefined;
     let ended!: () => void;
     const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)), waitUntil: performance.now() + this.#opts.waitMs };
     for (const item of missing) this.#filling.set(item, filling);
     const record = await this.#record(node.path);
-    const checks = Promise.all(missing.map((item) => this.#check(node, item, record)));
+    const checks = Promise.all(missing.map((item) => this.#check(node, item, record, priority)));
     // Reads start once every item is checked, in the order asked: a page's first tiles first.
     const done = checks
       .then((reads) => Promise.all(reads.map((read) => read?.())))
@@ -225,7 +242,7 @@ export class DimensionsCache {
    * Finds one item in the album record; when it is not there (or stale), gives back the read
    * to run, which resolves true when the record changed.
    */
-  async #check(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<(() => Promise<boolean>) | undefined> {
+  async #check(node: TreeNode, item: MediaItem, record: AlbumRecord, priority: 'grid' | 'background'): Promise<(() => Promise<boolean>) | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
     const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
     // Checked again here: a worker opening a FIFO would wait on it for good.
@@ -238,16 +255,23 @@ export class DimensionsCache {
       this.#known.set(item, toDimensions(stored));
       return undefined;
     }
-    return () => this.#fill(node, item, record, where.absPath, stat);
+    return () => this.#fill(node, item, record, where.absPath, stat, priority);
   }
 
   /** Reads one item's header (once per file version, however many ask); true when the record changed. */
-  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord, src: string, stat: { mtimeMs: number; size: number }): Promise<boolean> {
+  async #fill(
+    node: TreeNode,
+    item: MediaItem,
+    record: AlbumRecord,
+    src: string,
+    stat: { mtimeMs: number; size: number },
+    priority: 'grid' | 'background',
+  ): Promise<boolean> {
     const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
     if (!reading) {
-      reading = this.#read(src, item.kind, stat).finally(() => this.#inFlight.delete(key));
+      reading = this.#read(src, item.kind, stat, priority).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, reading);
     }
     const read = await reading;
@@ -261,13 +285,13 @@ export class DimensionsCache {
     return true;
   }
 
-  async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }): Promise<Stored | null | undefined> {
-    const release = await this.#slots.acquire();
+  async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
+    const release = await (priority === 'background' ? this.#backgroundSlots : this.#slots).acquire();
     try {
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
       const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
-        kind === 'video' ? videoRead(await reader.videoInfo({ src })) : await reader.dimensions({ src, kind });
+        kind === 'video' ? videoRead(await reader.videoInfo({ src }, { priority })) : await reader.dimensions({ src, kind }, { priority });
       if (!(read.width > 0 && read.height > 0)) return null;
       const { duration, playback, thumbHash, taken } = read;
       const stored: Stored = {
