@@ -35,10 +35,11 @@ export interface CoverFocusOptions {
   readonly pool: Pick<MediaPool, 'coverFocus'>;
   readonly log: Logger;
   /**
-   * How long a page waits for a cover's first answer (default 10 s); later ones are kept. A
-   * page made without a crop is made again when it comes in, with a new ETag; a crop costs a
-   * small thumbnail's decode, so waiting keeps most first renders final (a gallery's pages
-   * wait once for each cover; afterwards the answers come from memory or the cache file).
+   * How long the first page that needs a cover waits for its answer (default 3 s); later
+   * ones are kept. A page made without a crop is made again when it comes in, with a new
+   * ETag; a crop costs a small thumbnail's decode, so waiting keeps most first renders final.
+   * Only one page waits per cover: under load (a crowd on a new gallery) its task may queue
+   * behind many tiles, and every later page must not wait for it again.
    */
   readonly waitMs?: number;
 }
@@ -59,7 +60,9 @@ const FILE = 'cover-focus.json';
  */
 export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
   const file = path.join(opts.cacheDir, FILE);
-  const waitMs = opts.waitMs ?? 10_000;
+  const waitMs = opts.waitMs ?? 3000;
+  /** Covers a page has already waited for (by path and version). */
+  const waitedFor = new Set<string>();
   let known: Promise<Map<string, Stored>> | undefined;
   const inFlight = new Map<string, Promise<void>>();
   let version = 0;
@@ -127,7 +130,9 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
       const s = entries.get(mediaPath);
       return s?.v === v ? s : undefined;
     };
-    if (!stored()) {
+    const waitKey = `${mediaPath}\0${v}`;
+    if (!stored() && !waitedFor.has(waitKey)) {
+      waitedFor.add(waitKey);
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, waitMs);

@@ -157,7 +157,9 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     // Whether every date of the album is known (its order by date and its span are final):
     // part of the key, so a cold album's page is kept meanwhile, and made again once they are.
     const datesFinal = deps.dates === undefined || (deps.dimensions?.settled?.(album.media) ?? true);
-    const key = `${deps.site?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${listedChildren(album)
+    // So is the version of the child cards' cover crops: a page is kept while some are still
+    // being worked out, and made again when one comes in.
+    const key = `${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${listedChildren(album)
       .map((c) => (accessOf(req, c).granted ? '1' : '0'))
       .join('')}`;
     if (shared) {
@@ -208,7 +210,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     // (album-dates.ts): the key says so, and the page is kept under it all the same, since
     // reading a big album's dates takes a while and its visitors should not wait for it.
     const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-    const final = (deps.dimensions?.settled?.(onPage) ?? true) && !children.some((c) => c.pending) && (datesFinal || !(span?.settled ?? false));
+    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (datesFinal || !(span?.settled ?? false));
     const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
     // A link into a protected album shown to a visitor who unlocked it makes the page private too.
     sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
