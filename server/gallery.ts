@@ -93,7 +93,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const limiter = createPasswordLimiter(opts.now, redis && { redis: redis.client, log });
   // Several processes count share-link visits together in Redis; one process, in its file.
   const linkUsage =
-    opts.linkUsage ?? (redis ? new RedisLinkUsageStore(redis.client, { cacheDir: config.cacheDir, log }) : new FileLinkUsageStore({ cacheDir: config.cacheDir, log }));
+    opts.linkUsage ??
+    (redis ? new RedisLinkUsageStore(redis.client, { cacheDir: config.cacheDir, log }) : new FileLinkUsageStore({ cacheDir: config.cacheDir, log }));
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   const metadata = createMetadataService({ pool });
