@@ -79,7 +79,7 @@ export async function encodeVideo(
   frames: AsyncIterable<Buffer>,
   size: { w: number; h: number },
   fps: number,
-  extra: { crf: number; rotate?: number; hevc?: boolean; container?: 'mp4' | 'mov' },
+  extra: { crf: number; rotate?: number; hevc?: boolean; container?: 'mp4' | 'mov'; takenAt?: string },
 ): Promise<void> {
   // HEVC tagged hvc1 in a MOV is what an iPhone writes (Safari plays it; others need the web copy).
   const codec = extra.hevc
@@ -105,9 +105,12 @@ export async function encodeVideo(
     '-pix_fmt',
     'yuv420p',
     '-movflags',
-    '+faststart',
+    // A phone's clip says when it was taken, as an iPhone does (local time with its offset):
+    // the gallery reads it for the clip's date (docs/api.md#dates).
+    extra.takenAt ? '+faststart+use_metadata_tags' : '+faststart',
     '-map_metadata',
     '-1',
+    ...(extra.takenAt ? ['-metadata', `com.apple.quicktime.creationdate=${extra.takenAt}`] : []),
     '-fflags',
     '+bitexact',
     '-flags:v',

@@ -21,6 +21,6 @@ export async function makePhoneMedia(albumsDir: string): Promise<void> {
   await makeLiveMotion(await readFile(path.join(dir, 'IMG_6012.JPG')), motion);
   log(path.join(PHONE_ALBUM, 'IMG_6012.MOV'), (await stat(motion)).size);
   const clip = path.join(dir, 'IMG_6015.MOV');
-  await makeKenBurns(clip, `${PHONE_ALBUM}/IMG_6015.MOV`, 'gardenDay', true);
+  await makeKenBurns(clip, `${PHONE_ALBUM}/IMG_6015.MOV`, 'gardenDay', true, '2025-05-17T10:31:00+0200');
   log(path.join(PHONE_ALBUM, 'IMG_6015.MOV'), (await stat(clip)).size);
 }

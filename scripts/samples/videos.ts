@@ -11,7 +11,7 @@ import { orientationCard } from './painter/test-card.js';
 import { log } from './output.js';
 
 /** Slow Ken Burns pan-and-zoom over one generated landscape (HEVC in a MOV, as a phone writes, when asked). */
-export async function makeKenBurns(out: string, seed: string, scene: SceneName, phone = false): Promise<void> {
+export async function makeKenBurns(out: string, seed: string, scene: SceneName, phone = false, takenAt?: string): Promise<void> {
   const srcW = 1600;
   const srcH = 900;
   const rng = new Rng(seed);
@@ -49,7 +49,7 @@ export async function makeKenBurns(out: string, seed: string, scene: SceneName, 
       yield frame;
     }
   }
-  await encodeVideo(out, frames(), { w: outW, h: outH }, fps, phone ? { crf: 28, hevc: true, container: 'mov' } : { crf: 24 });
+  await encodeVideo(out, frames(), { w: outW, h: outH }, fps, phone ? { crf: 28, hevc: true, container: 'mov', ...(takenAt ? { takenAt } : {}) } : { crf: 24 });
   await probeVideo(out, { w: outW, h: outH, seconds, ...(phone ? { codec: 'hevc' } : {}) });
 }
 
