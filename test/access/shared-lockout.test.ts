@@ -4,8 +4,8 @@ import request from 'supertest';
 import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS } from '../../server/public/access/password-limiter.js';
-import { LOCKOUT_KEY_PREFIX } from '../../server/public/access/redis-lockout-store.js';
-import { redactedRedisUrl } from '../../server/public/redis-connection.js';
+import { LOCKOUT_KEY_PREFIX, RedisLockoutStore } from '../../server/public/access/redis-lockout-store.js';
+import { connectRedis, redactedRedisUrl } from '../../server/public/redis-connection.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { eventually, GalleryFixture } from '../support/gallery-fixture.js';
 import { onPath, RedisServer } from '../support/redis-server.js';
@@ -73,6 +73,25 @@ describe('the password lockout shared in Redis', function () {
   const guess = (app: ReturnType<typeof request>, password = 'wrong') => app.post('/api/check-password').send({ albumPath: '2024/family/wedding', password });
 
   describe('with Redis up', () => {
+    it('should not make a cleared count again when a give-back lands after it (an extra guess for good)', async () => {
+      // An attempt that was not a failure gives its count back once answered; the record may
+      // be gone by then (an unlock elsewhere, an expiry, a flush).
+      const connection = connectRedis(redis.url, logs.logger);
+      try {
+        const store = new RedisLockoutStore(connection.client, { maxFailures: MAX_FAILED_ATTEMPTS, lockoutMs: LOCKOUT_MS, log: logs.logger });
+        await eventually(() => connection.client.isReady, 5000, 'a connection');
+        await store.decrement('203.0.113.7');
+        expect(await redis.command('EXISTS', `${LOCKOUT_KEY_PREFIX}203.0.113.7`)).to.match(/:0\s*$/);
+        // A count that exists still goes down, keeping its expiry.
+        await redis.command('SET', `${LOCKOUT_KEY_PREFIX}203.0.113.7`, '3', 'PX', '60000');
+        await store.decrement('203.0.113.7');
+        expect(await redis.command('GET', `${LOCKOUT_KEY_PREFIX}203.0.113.7`)).to.match(/\r\n2\s*$/);
+        expect(await redis.command('PTTL', `${LOCKOUT_KEY_PREFIX}203.0.113.7`)).to.match(/:[1-9]\d*\s*$/);
+      } finally {
+        await connection.close();
+      }
+    });
+
     it('should lock an IP out after 10 failures spread over both galleries, on either', async () => {
       for (let i = 0; i < MAX_FAILED_ATTEMPTS; i++) {
         const res = await guess(i % 2 === 0 ? a : b).expect(401);

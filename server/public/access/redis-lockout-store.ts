@@ -9,6 +9,8 @@ export const LOCKOUT_KEY_PREFIX = 'gallery:lockout:';
 /** A Redis answer slower than this is no answer: the password check fails closed. */
 export const REDIS_DEADLINE_MS = 2000;
 const RETRY_AFTER_SECONDS = 5;
+/** DECR keeps the key's expiry; a missing or spent count is left alone. */
+const GIVE_BACK = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end return 1";
 
 /** 503: the lockout cannot be consulted, so no password is checked (nothing is unlocked). */
 export function lockoutUnavailable(): HttpError {
@@ -93,8 +95,13 @@ export class RedisLockoutStore implements Store {
     }
   }
 
-  decrement(key: string): Promise<void> {
-    return withDeadline(this.#store.decrement(key));
+  /**
+   * A give-back (an attempt that was not a failure) lowers the count only while there is one:
+   * DECR on a key that expired or was cleared meanwhile (an unlock, the answer's give-back
+   * landing late) would make it again at -1 and without an expiry, an extra guess for good.
+   */
+  async decrement(key: string): Promise<void> {
+    await withDeadline(this.#client.sendCommand(['EVAL', GIVE_BACK, '1', this.#store.prefixKey(key)]));
   }
 
   resetKey(key: string): Promise<void> {
