@@ -151,7 +151,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       index.close();
       home.close();
       await livePhotoIds.close();
-      await dimensions.flush();
+      await dimensions.close();
       await coverFocus.flush();
       await linkUsage.flush();
       await pool.close();

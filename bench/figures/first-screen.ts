@@ -155,6 +155,10 @@ export async function firstScreenBytes(ctx: BenchContext): Promise<BenchRow[]> {
       ctx.log(`first-screen: measuring ${viewport.name}`);
       const { transfers, widths } = await visit(browser, viewport, url);
       const total = transfers.reduce((n, t) => n + t.bytes, 0);
+      // BENCH_TRANSFERS=1 lists every response of the measured visit, to see where the bytes go.
+      if (process.env.BENCH_TRANSFERS === '1') {
+        for (const t of transfers) ctx.log(`  ${String(t.bytes).padStart(8)} ${t.status} ${t.encoding ?? '-'} ${t.url.replace(server.url, '')}`);
+      }
       const images = transfers.filter((t) => t.url.includes('/api/thumbnail'));
       const imageBytes = images.reduce((n, t) => n + t.bytes, 0);
       const failed = transfers.filter((t) => t.status >= 400);
@@ -163,6 +167,7 @@ export async function firstScreenBytes(ctx: BenchContext): Promise<BenchRow[]> {
       const note = [
         `${transfers.length} responses, ${images.length} thumbnails ${mb(imageBytes).toFixed(2)} MB (${widthCounts.join(', ') || 'none'})`,
         `HTML ${Math.round((html?.bytes ?? 0) / 1024)} KB${html?.encoding ? ` ${html.encoding}` : ' uncompressed'}`,
+        `everything else ${Math.round((total - imageBytes - (html?.bytes ?? 0)) / 1024)} KB in ${transfers.length - images.length - (html ? 1 : 0)} responses`,
         failed.length
           ? `${failed.length} failed: ${failed
               .map((t) => `${t.status} ${t.url.replace(server.url, '')}`)

@@ -22,6 +22,7 @@ import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
+import { sendCachedPage } from './pages/page-cache.js';
 import { SiteIdentity } from './pages/site-identity.js';
 import type { CoverFocusLookup } from '../media/cover-focus.js';
 import type { SiteIcons } from '../media/site-icons.js';
@@ -114,10 +115,7 @@ export function createApp(deps: AppDeps): Express {
   const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
-      const page = await pages.get(name);
-      res.set({ ETag: page.etag, 'Cache-Control': 'no-cache' });
-      if (req.fresh) return void res.status(304).end();
-      res.type('html').send(page.html);
+      await sendCachedPage(req, res, await pages.get(name), 'no-cache');
     };
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));

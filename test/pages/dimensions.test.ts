@@ -247,6 +247,48 @@ describe('DimensionsCache', () => {
       expect(Object.fromEntries(reader.priorities)).to.deep.equal({ 'a.jpg': 'grid', 'b.jpg': 'background', 'clip.mp4': 'background' });
     });
 
+    describe('of a big cold album', () => {
+      const NAMES = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, '0')}.jpg`);
+      beforeEach(() => {
+        for (const name of NAMES) fs.writeFileSync(path.join(albumsDir, ALBUM, name), `bytes of ${name}`);
+      });
+      const savedNames = () => {
+        const file = make(new FakeReader()).fileOf(ALBUM);
+        if (!fs.existsSync(file)) return [];
+        return Object.keys((JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: object }).entries);
+      };
+
+      it('should save what is read every saveEveryMs while the rest is still being read', async () => {
+        const reader = new FakeReader();
+        reader.delayMs = 40;
+        const cache = new DimensionsCache({ locate: joinedPath(albumsDir), cacheDir, reader, saveEveryMs: 100, log: quietLogger });
+        const node = albumNode(ALBUM, NAMES);
+        await cache.peek(node, node.media);
+        // Two at a time, 40 ms each: 800 ms for all; a save lands every 100 ms meanwhile.
+        await new Promise((r) => setTimeout(r, 400));
+        const partway = savedNames();
+        expect(partway.length).to.be.greaterThan(0).and.lessThan(NAMES.length);
+        await cache.flush();
+        expect(savedNames().sort()).to.deep.equal([...NAMES].sort());
+      });
+
+      it('should drop reads not begun when closed, end the ones under way and save them, and settle promptly', async () => {
+        const reader = new FakeReader();
+        reader.delayMs = 100;
+        const cache = make(reader);
+        const node = albumNode(ALBUM, NAMES);
+        await cache.peek(node, node.media);
+        await new Promise((r) => setTimeout(r, 150));
+        const started = Date.now();
+        await cache.close();
+        // 40 reads two at a time would take 2 s; only the ones begun are waited for.
+        expect(Date.now() - started).to.be.below(500);
+        expect(reader.asked.length).to.be.within(2, 6);
+        expect(savedNames().sort()).to.deep.equal([...reader.asked].sort());
+        expect(cache.provide.settled?.(node.media)).to.equal(false);
+      });
+    });
+
     it('should answer from the disk cache without reading a header', async () => {
       const node = albumNode(ALBUM, ['a.jpg', 'clip.mp4']);
       const first = make(new FakeReader());

@@ -18,6 +18,8 @@ import { quietLogger } from '../support/capture-logger.js';
 import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 
 describe('rendered album pages kept in memory', () => {
+  /** How long the test's page cache keeps a page that is not final. */
+  const UNFINISHED_MS = 300;
   const fx = new GalleryFixture();
   let index: AlbumIndex;
   let cache: PageCache;
@@ -46,7 +48,15 @@ describe('rendered album pages kept in memory', () => {
     const { readableMedia, locateMedia } = createResolvers(index, fx.albumsDir);
     server.get(
       '/photos/*splat',
-      albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, dimensions, pageCache: cache }),
+      albumPageHandler({
+        index,
+        stats: new MediaStats(locateMedia),
+        readableMedia,
+        production: false,
+        dimensions,
+        pageCache: cache,
+        unfinishedPageMs: UNFINISHED_MS,
+      }),
     );
     server.use(errorHandler({ log: quietLogger }));
     return request(server);
@@ -117,21 +127,53 @@ describe('rendered album pages kept in memory', () => {
     expect(cache.size).to.equal(0);
   });
 
-  it('should not keep a page rendered before the sizes of its photos were read', async () => {
+  it('should keep a page rendered before the sizes of its photos were read only a moment, then render it with them', async () => {
     known.delete('b.jpg');
     const cold = await app().get('/photos/2024/trip').expect(200);
     expect(cold.text).not.to.match(/data-name="b.jpg"[^>]*data-width/);
     known.add('b.jpg');
+    // Within its short lifetime the unfinished page is sent again, not rendered per visitor.
+    const soon = await app().get('/photos/2024/trip').expect(200);
+    expect(soon.text).to.equal(cold.text);
+    expect(renders).to.equal(1);
+    await new Promise((r) => setTimeout(r, UNFINISHED_MS + 50));
     const warm = await app().get('/photos/2024/trip').expect(200);
     expect(warm.text).to.match(/data-name="b.jpg"[^>]*data-width="640"/);
+    // Final now: kept for good.
+    await new Promise((r) => setTimeout(r, UNFINISHED_MS + 50));
     await app().get('/photos/2024/trip').expect(200);
     expect(renders).to.equal(2);
+  });
+
+  it('should keep a public folder page per set of unlocked child albums, and answer 304 to its ETag', async () => {
+    const first = await app().get('/photos/2024').expect(200);
+    expect(cache.size).to.equal(1);
+    const again = await app().get('/photos/2024').expect(200);
+    expect(again.headers.etag).to.equal(first.headers.etag);
+    expect(again.headers['cache-control']).to.equal('no-cache');
+    await app().get('/photos/2024').set('If-None-Match', first.headers.etag!).expect(304);
+    // The secret album's card shows its padlock to one visitor and its cover to another.
+    const unlocked = await app()
+      .get('/photos/2024')
+      .set('Cookie', accessCookie(['t-secret']))
+      .expect(200);
+    expect(cache.size).to.equal(2);
+    expect(unlocked.text).not.to.equal(first.text);
+    expect((await app().get('/photos/2024').expect(200)).text).to.equal(first.text);
+  });
+
+  it('should render a page once for visitors asking for it at the same moment', async () => {
+    const agent = app();
+    const pages = await Promise.all(Array.from({ length: 8 }, () => agent.get('/photos/2024/trip').expect(200)));
+    expect(renders).to.equal(1);
+    expect(new Set(pages.map((p) => p.headers.etag)).size).to.equal(1);
   });
 });
 
 describe('PageCache', () => {
   it('should drop every page of an older tree version, and the least recently used past its size', () => {
-    const cache = new PageCache(10);
+    // Room for two pages of 5 characters (10 bytes each: the text and its UTF-8 bytes).
+    const cache = new PageCache(20);
     cache.set(1, 'a', '12345');
     cache.set(1, 'b', '12345');
     expect(cache.get(1, 'a')?.html).to.equal('12345');
@@ -143,5 +185,34 @@ describe('PageCache', () => {
     cache.set(2, 'x', 'xx');
     expect(cache.size).to.equal(1);
     expect(cache.get(1, 'a')).to.equal(undefined);
+  });
+
+  it('should forget a page kept for a moment once its moment is over', async () => {
+    const cache = new PageCache();
+    cache.set(1, 'brief', 'soon stale', 40);
+    cache.set(1, 'final', 'for good');
+    expect(cache.get(1, 'brief')?.html).to.equal('soon stale');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(cache.get(1, 'brief')).to.equal(undefined);
+    expect(cache.get(1, 'final')?.html).to.equal('for good');
+    expect(cache.size).to.equal(1);
+  });
+
+  it('should make a page once for callers at the same moment, and again when making it failed', async () => {
+    const cache = new PageCache();
+    let made = 0;
+    const make = async () => {
+      made++;
+      await new Promise((r) => setTimeout(r, 20));
+      return { html: `page ${made}` };
+    };
+    const pages = await Promise.all([cache.make(1, 'k', make), cache.make(1, 'k', make), cache.make(1, 'k', make)]);
+    expect(made).to.equal(1);
+    expect(pages.map((p) => p.html)).to.deep.equal(['page 1', 'page 1', 'page 1']);
+    const failing = () => Promise.reject(new Error('render failed'));
+    let err: unknown;
+    await cache.make(1, 'other', failing).catch((e: unknown) => (err = e));
+    expect((err as Error).message).to.equal('render failed');
+    expect((await cache.make(1, 'other', make)).html).to.equal('page 2');
   });
 });

@@ -131,10 +131,20 @@ export function coverOf(node: TreeNode, findNode: (path: string) => TreeNode | u
   return undefined;
 }
 
-/** Counts of media in a node and below it (used for cards). */
+const mediaCounts = new WeakMap<readonly MediaItem[], { photos: number; videos: number }>();
+
+/**
+ * Counts of the media of a node (used for cards). Kept per media list, which a rescan
+ * replaces: the card of a 20,000-photo album is on pages asked for far more often than that.
+ */
 export function countMedia(node: TreeNode): { photos: number; videos: number } {
-  let photos = 0;
-  let videos = 0;
-  for (const m of node.media) m.kind === 'image' ? photos++ : videos++;
-  return { photos, videos };
+  let counts = mediaCounts.get(node.media);
+  if (!counts) {
+    let photos = 0;
+    let videos = 0;
+    for (const m of node.media) m.kind === 'image' ? photos++ : videos++;
+    counts = { photos, videos };
+    mediaCounts.set(node.media, counts);
+  }
+  return { ...counts };
 }

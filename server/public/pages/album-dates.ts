@@ -1,7 +1,7 @@
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
 import type { ReadableFile } from '../resolvers.js';
-import type { DimensionsProvider } from './dimensions.js';
+import type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { dateRangeText } from './taken-text.js';
 
@@ -42,6 +42,9 @@ export interface AlbumDatesOptions {
  * cache keeps pages made meanwhile under a key of their own (server/public/pages/album-page.ts). Once every date is known the
  * order is worked out once per version of the album.
  */
+/** While an album's dates are being read, how often a page view looks at them again. */
+const PEEK_EVERY_MS = 2000;
+
 export class AlbumDates {
   readonly #opts: AlbumDatesOptions;
   /** An album's final order by date: each item's place. A rescan makes new album nodes. */
@@ -52,6 +55,10 @@ export class AlbumDates {
    * from the page cache costs no sort.
    */
   readonly #sorted = new WeakMap<readonly ReadableFile[], readonly ReadableFile[]>();
+  /** Final spans, by listing (one per album version for every visitor, as #sorted). */
+  readonly #spans = new WeakMap<readonly ReadableFile[], { readonly album: Album; readonly span: AlbumSpan }>();
+  /** When an album whose dates are still being read was last peeked at. */
+  readonly #peeked = new WeakMap<Album, number>();
 
   constructor(opts: AlbumDatesOptions) {
     this.#opts = opts;
@@ -72,21 +79,26 @@ export class AlbumDates {
   /** The span of the dates of `files` (what the visitor sees of `album`), once all are known. */
   async span(album: Album, files: readonly ReadableFile[]): Promise<AlbumSpan> {
     const { dimensions } = this.#opts;
-    // The whole album is looked at, whatever the page shows; reads still missing go on in the background.
-    const all = await (dimensions.peek ?? dimensions)(album, album.media);
-    const settled = dimensions.settled?.(album.media) ?? true;
-    if (!settled || files.length === 0) return { text: undefined, settled };
-    const byItem = new Map(album.media.map((item, at) => [item, all[at]]));
-    const dims = files.map((f) => byItem.get(f.item));
-    // A photo without a date of its own (a screenshot, a copy whose mtime is the day of the
-    // copy) must not stretch an album of 2019 into 2025: the files' dates count only when no
-    // file carries one.
-    const carried = dims.flatMap((d) => (d?.taken && !d.takenFromFile ? [d.taken] : []));
-    const dates = carried.length > 0 ? carried : dims.flatMap((d) => (d?.taken ? [d.taken] : []));
-    if (dates.length === 0) return { text: undefined, settled };
-    const first = dates.reduce((a, b) => (b < a ? b : a));
-    const last = dates.reduce((a, b) => (b > a ? b : a));
-    return { text: dateRangeText(first, last), settled };
+    const known = this.#spans.get(files);
+    if (known?.album === album) return known.span;
+    // The whole album is looked at, whatever the page shows; reads still missing go on in the
+    // background. The first look waits for the disk cache (a warm album's span is there at
+    // once); while reads go on, a look every PEEK_EVERY_MS starts again any the pool refused,
+    // and the requests in between cost nothing (a cold album of 20,000 is asked for often).
+    let all: readonly (MediaDimensions | undefined)[] | undefined;
+    const settledNow = () => dimensions.settled?.(album.media) ?? true;
+    if (!settledNow()) {
+      const peeked = this.#peeked.get(album);
+      const now = performance.now();
+      if (peeked !== undefined && now - peeked < PEEK_EVERY_MS) return { text: undefined, settled: false };
+      this.#peeked.set(album, now);
+      all = await (dimensions.peek ?? dimensions)(album, album.media);
+      if (!settledNow()) return { text: undefined, settled: false };
+    }
+    all ??= await (dimensions.peek ?? dimensions)(album, album.media);
+    const span = { text: spanText(album, files, all), settled: true };
+    this.#spans.set(files, { album, span });
+    return span;
   }
 
   /** Each item's place in the album's order by date. */
@@ -109,6 +121,22 @@ export class AlbumDates {
     if (dimensions.settled?.(items) ?? true) this.#final.set(album, places);
     return places;
   }
+}
+
+/** "3–9 June 2024" for the dates of `files`, given the dimensions of each of `album.media`. */
+function spanText(album: Album, files: readonly ReadableFile[], all: readonly (MediaDimensions | undefined)[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const byItem = new Map(album.media.map((item, at) => [item, all[at]]));
+  const dims = files.map((f) => byItem.get(f.item));
+  // A photo without a date of its own (a screenshot, a copy whose mtime is the day of the
+  // copy) must not stretch an album of 2019 into 2025: the files' dates count only when no
+  // file carries one.
+  const carried = dims.flatMap((d) => (d?.taken && !d.takenFromFile ? [d.taken] : []));
+  const dates = carried.length > 0 ? carried : dims.flatMap((d) => (d?.taken ? [d.taken] : []));
+  if (dates.length === 0) return undefined;
+  const first = dates.reduce((a, b) => (b < a ? b : a));
+  const last = dates.reduce((a, b) => (b > a ? b : a));
+  return dateRangeText(first, last);
 }
 
 function compareTaken(a: TakenDate | undefined, b: TakenDate | undefined): number {

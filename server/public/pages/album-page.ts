@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
 import { type AccessResult, allowsDownloads } from '../../core/access/resolve-access.js';
 import type { LinkVisits } from '../access/link-visits.js';
-import { isFromProtected } from '../resolvers.js';
+import { isFromProtected, type ReadableFile } from '../resolvers.js';
 import type { PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
@@ -17,7 +17,7 @@ import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
 import type { DimensionsProvider } from './dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
-import { type CachedPage, PageCache, pageOf } from './page-cache.js';
+import { type MadePage, PageCache, pageOf, sendCachedPage } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
@@ -26,6 +26,28 @@ import { downloadOffer } from './download-offer.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
+
+/**
+ * How long a page that is not final yet (a cold album's tiles without sizes, its dates still
+ * being read) is sent from memory before it is made again: long enough that a crowd opening a
+ * new album costs a render or two a second, short enough that sizes read meanwhile show soon.
+ */
+const UNFINISHED_PAGE_MS = 2000;
+
+/**
+ * Whether a listing holds files of a protected album (symlinks into one): such a page is never
+ * shared between visitors. Remembered per listing: the resolvers hand out one per album of
+ * plain files, and a page of 20,000 photos should not look at each on every request.
+ */
+const protectedLinks = new WeakMap<readonly ReadableFile[], boolean>();
+function hasProtectedLinks(readable: readonly ReadableFile[]): boolean {
+  let found = protectedLinks.get(readable);
+  if (found === undefined) {
+    found = readable.some(isFromProtected);
+    protectedLinks.set(readable, found);
+  }
+  return found;
+}
 
 /** `?page=N`: absent is page 1; anything but a positive integer within range is a 404. */
 function pageNumber(req: Request, pages: number): number {
@@ -54,6 +76,8 @@ export interface AlbumPageDeps {
   readonly site?: SiteIdentity | undefined;
   /** Counts the views of pages a share link opened (docs/api.md#share-links). */
   readonly linkVisits?: LinkVisits | undefined;
+  /** How long a page that is not final yet is kept (UNFINISHED_PAGE_MS; tests pass less). */
+  readonly unfinishedPageMs?: number | undefined;
 }
 
 export interface AlbumPages {
@@ -69,13 +93,6 @@ export interface AlbumPages {
 /** The view rendered to a string, so it can be kept. */
 function renderView(res: Response, view: string, locals: Record<string, unknown>): Promise<string> {
   return new Promise((resolve, reject) => res.render(view, locals, (err, html) => (err ? reject(err) : resolve(html))));
-}
-
-/** A page with its ETag: 304 when the browser has it already. */
-function sendPage(req: Request, res: Response, page: CachedPage, cacheControl: 'no-cache' | 'no-store'): void {
-  res.set({ 'Cache-Control': cacheControl, ETag: page.etag });
-  if (req.fresh) return void res.status(304).end();
-  res.type('html').send(page.html);
 }
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
@@ -103,11 +120,27 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     return publicPreview(site, { title: titleOf(node), description, path: albumPageUrl(node.path), image });
   }
 
+  /** Which of the node's child albums this visitor has unlocked: their cards differ (a cover or a padlock). */
+  const unlockedChildren = (req: Request, node: TreeNode) =>
+    listedChildren(node)
+      .map((c) => (accessOf(req, c).granted ? '1' : '0'))
+      .join('');
+
+  /**
+   * A year or category page: a public one is the same for everyone with the same unlocked
+   * child albums, so it is kept like an album page (a moment only while a card's cover crop is
+   * still being worked out).
+   */
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
-    const cards = await childCards(req, node);
-    res.set('Cache-Control', isProtected(node) ? 'no-store' : 'no-cache');
-    const preview = await previewOf(node, plural(cards.length, 'album'));
-    res.render('folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
+    const make = async (): Promise<MadePage> => {
+      const cards = await childCards(req, node);
+      const preview = await previewOf(node, plural(cards.length, 'album'));
+      const html = await renderView(res, 'folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
+      return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
+    };
+    if (isProtected(node)) return sendCachedPage(req, res, pageOf((await make()).html), 'no-store');
+    const key = `folder\0${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
+    await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 
   /** Milliseconds left of this client's lockout (0: none), or undefined when it cannot be told. */
@@ -143,15 +176,14 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const downloads = allowsDownloads(access);
     const visible = await deps.readableMedia(req, album);
     const readable = deps.dates ? await deps.dates.order(album.path, visible) : visible;
-    const listed = readable.map((f) => f.item);
-    const total = listed.length;
+    const total = readable.length;
     const pages = pageCount(total);
     const page = pageNumber(req, pages);
     // The same for every visitor who may see it, but for the child albums each has unlocked
     // (their cards show a cover or a padlock): that is part of the key.
     // A share link only ever opens protected albums, whose pages are never shared: nothing
     // a link changes on a page can reach the cache (docs/api.md#share-links).
-    const shared = downloads && !(isProtected(album) || readable.some(isFromProtected));
+    const shared = downloads && !(isProtected(album) || hasProtectedLinks(readable));
     const version = index.version;
     // The site's settings are on every page (name, icons, link previews): part of the key too.
     // Whether every date of the album is known (its order by date and its span are final):
@@ -159,61 +191,62 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const datesFinal = deps.dates === undefined || (deps.dimensions?.settled?.(album.media) ?? true);
     // So is the version of the child cards' cover crops: a page is kept while some are still
     // being worked out, and made again when one comes in.
-    const key = `${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${listedChildren(album)
-      .map((c) => (accessOf(req, c).granted ? '1' : '0'))
-      .join('')}`;
-    if (shared) {
-      const hit = pageCache.get(version, key);
-      if (hit) return sendPage(req, res, hit, 'no-cache');
+    const key = `${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${unlockedChildren(req, album)}`;
+
+    const make = async (): Promise<MadePage> => {
+      // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
+      const [media, children, span, download] = await Promise.all([
+        mediaViews(album, readable, page, stats, deps.dimensions),
+        childCards(req, album),
+        deps.dates?.span(album, readable),
+        downloadOffer(album, readable, stats),
+      ]);
+      const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
+      const counts = { photos: readable.filter((f) => f.item.kind === 'image').length, videos: readable.filter((f) => f.item.kind === 'video').length };
+      const summary = summaryOf(counts, children.length);
+      const html = await renderView(res, 'album', {
+        title: album.meta.title,
+        albumPath: album.path,
+        crumbs: crumbs(album),
+        style: album.meta.style,
+        counts,
+        summary,
+        preview: await previewOf(album, summary),
+        // An album date the owner set stands for the span of its photos' dates.
+        dateRange: album.meta.date === undefined ? span?.text : undefined,
+        description: album.meta.description,
+        date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date) },
+        children,
+        media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
+        download: downloads ? download : undefined,
+        // False through a "no downloads" share link: the viewer offers no original either.
+        downloads,
+        mediaApiUrl: albumMediaApiUrl(album.path),
+        // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
+        lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
+        pagination: {
+          page,
+          pages,
+          total,
+          perPage: MEDIA_PER_PAGE,
+          prev: page > 1 ? pageUrl(page - 1) : undefined,
+          next: page < pages ? pageUrl(page + 1) : undefined,
+        },
+      });
+      // Final only once its tiles are: a cold album's first render may lack some sizes
+      // (dimensions.ts). Its order and date span may still miss dates of the rest of the album
+      // (album-dates.ts): the key says so, and the page is kept under it all the same, since
+      // reading a big album's dates takes a while and its visitors should not wait for it.
+      const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
+      const final = (deps.dimensions?.settled?.(onPage) ?? true) && (datesFinal || !(span?.settled ?? false));
+      return { html, keepMs: final ? undefined : (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) };
+    };
+
+    if (!shared) {
+      // A link into a protected album shown to a visitor who unlocked it makes the page private.
+      return sendCachedPage(req, res, pageOf((await make()).html), 'no-store');
     }
-    // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
-    const [media, children, span, download] = await Promise.all([
-      mediaViews(album, readable, page, stats, deps.dimensions),
-      childCards(req, album),
-      deps.dates?.span(album, readable),
-      downloadOffer(album, readable, stats),
-    ]);
-    const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
-    const counts = { photos: listed.filter((m) => m.kind === 'image').length, videos: listed.filter((m) => m.kind === 'video').length };
-    const summary = summaryOf(counts, children.length);
-    const html = await renderView(res, 'album', {
-      title: album.meta.title,
-      albumPath: album.path,
-      crumbs: crumbs(album),
-      style: album.meta.style,
-      counts,
-      summary,
-      preview: await previewOf(album, summary),
-      // An album date the owner set stands for the span of its photos' dates.
-      dateRange: album.meta.date === undefined ? span?.text : undefined,
-      description: album.meta.description,
-      date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date) },
-      children,
-      media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
-      download: downloads ? download : undefined,
-      // False through a "no downloads" share link: the viewer offers no original either.
-      downloads,
-      mediaApiUrl: albumMediaApiUrl(album.path),
-      // The lightbox offers a photo's original when it is wider than the thumbnail it shows.
-      lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
-      pagination: {
-        page,
-        pages,
-        total,
-        perPage: MEDIA_PER_PAGE,
-        prev: page > 1 ? pageUrl(page - 1) : undefined,
-        next: page < pages ? pageUrl(page + 1) : undefined,
-      },
-    });
-    // Kept only once its tiles are final: a cold album's first render may lack some sizes
-    // (dimensions.ts). Its order and date span may still miss dates of the rest of the album
-    // (album-dates.ts): the key says so, and the page is kept under it all the same, since
-    // reading a big album's dates takes a while and its visitors should not wait for it.
-    const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-    const final = (deps.dimensions?.settled?.(onPage) ?? true) && (datesFinal || !(span?.settled ?? false));
-    const sent = shared && final ? pageCache.set(version, key, html) : pageOf(html);
-    // A link into a protected album shown to a visitor who unlocked it makes the page private too.
-    sendPage(req, res, sent, shared ? 'no-cache' : 'no-store');
+    await sendCachedPage(req, res, await pageCache.make(version, key, make), 'no-cache');
   }
 
   async function render(req: Request, res: Response, node: TreeNode): Promise<void> {

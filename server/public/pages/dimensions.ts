@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import { writeFileAtomic } from '../../core/fs-atomic.js';
+import { inBatches } from '../../core/in-batches.js';
 import { filesOf } from '../../core/albums/live-photos.js';
 import { HttpError } from '../../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
@@ -80,6 +81,8 @@ export interface DimensionsCacheOptions {
    * ready by the time someone opens the video (server/media/web-video.ts).
    */
   readonly onVideoNeedsCopy?: (video: { readonly relPath: string; readonly absPath: string }) => void;
+  /** How often reads of an album still going on are saved (SAVE_EVERY_MS; tests pass less). */
+  readonly saveEveryMs?: number;
   readonly log: Logger;
 }
 
@@ -140,6 +143,15 @@ export class DimensionsCache {
    * page's own reads, nor anyone's thumbnails.
    */
   readonly #backgroundSlots = new Semaphore(2);
+  /**
+   * How far each list asked about (an album's media, every request of its page) is known from
+   * its start: an item once known stays known, so each item is looked at about once, not
+   * 20,000 per page request of a cold album.
+   */
+  readonly #knownUpTo = new WeakMap<readonly MediaItem[], number>();
+  /** Albums with reads saved later, and when. */
+  readonly #saveTimers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
+  #closed = false;
 
   constructor(opts: DimensionsCacheOptions) {
     // Field by field, so an option passed as undefined still gets its default.
@@ -147,6 +159,7 @@ export class DimensionsCache {
       ...opts,
       concurrency: opts.concurrency ?? 4,
       waitMs: opts.waitMs ?? 3000,
+      saveEveryMs: opts.saveEveryMs ?? SAVE_EVERY_MS,
       onVideoNeedsCopy: opts.onVideoNeedsCopy ?? (() => undefined),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
@@ -157,7 +170,7 @@ export class DimensionsCache {
 
   /** The DimensionsProvider for the album page and the album-media API. */
   readonly provide: DimensionsProvider = Object.assign((node: TreeNode, items: readonly MediaItem[]) => this.lookup(node, items), {
-    settled: (items: readonly MediaItem[]) => items.every((i) => this.#known.has(i)),
+    settled: (items: readonly MediaItem[]) => this.#settledPrefix(items),
     peek: (node: TreeNode, items: readonly MediaItem[]) => this.peek(node, items),
   });
 
@@ -207,13 +220,28 @@ export class DimensionsCache {
     const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)), waitUntil: performance.now() + this.#opts.waitMs };
     for (const item of missing) this.#filling.set(item, filling);
     const record = await this.#record(node.path);
-    const checks = Promise.all(missing.map((item) => this.#check(node, item, record, priority)));
+    // A whole cold album (its dates) is checked a batch at a time (server/core/in-batches.ts).
+    // A page's own items are checked and read all at once. A whole cold album (its dates) is
+    // gone through a batch at a time (server/core/in-batches.ts): first the disk cache, then
+    // the reads, so what waits for its turn is an item, not a stat, a path and a pending read
+    // each (80 MB for an album of 20,000).
+    const each = <R>(items: readonly MediaItem[], batch: number, fn: (item: MediaItem) => Promise<R>) =>
+      priority === 'background' ? inBatches(items, batch, fn) : Promise.all(items.map(fn));
+    const checks = each(missing, CHECK_BATCH, (item) => this.#check(node, item, record));
     // Reads start once every item is checked, in the order asked: a page's first tiles first.
+    // What is read is saved every saveEveryMs meanwhile, so a restart during the hours a huge
+    // cold album may take loses little.
     const done = checks
-      .then((reads) => Promise.all(reads.map((read) => read?.())))
-      .then(async (changed) => {
-        if (changed.some(Boolean)) await this.#save(node, record);
-      })
+      .then((unread) =>
+        each(
+          missing.filter((_, at) => unread[at]),
+          READ_BATCH,
+          async (item) => {
+            if (await this.#readItem(node, item, record, priority)) this.#saveLater(node, record);
+          },
+        ),
+      )
+      .then(() => this.#saveNow(node, record))
       .finally(() => {
         for (const item of missing) this.#filling.delete(item);
         ended();
@@ -228,6 +256,25 @@ export class DimensionsCache {
     };
   }
 
+  /**
+   * Shutdown: reads not begun are dropped (a cold album's thousands would hold the exit for
+   * minutes; they are asked again after the restart), the ones under way end, and what was read is saved.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#slots.close();
+    this.#backgroundSlots.close();
+    await this.flush();
+  }
+
+  /** Whether every one of `items` is known: counted on from where the last call stopped (see #knownUpTo). */
+  #settledPrefix(items: readonly MediaItem[]): boolean {
+    let from = this.#knownUpTo.get(items) ?? 0;
+    while (from < items.length && this.#known.has(items[from]!)) from++;
+    this.#knownUpTo.set(items, from);
+    return from === items.length;
+  }
+
   /** Resolves when every read and save started so far has finished (tests, shutdown). */
   async flush(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
@@ -238,11 +285,8 @@ export class DimensionsCache {
     return dimensionsFile(this.#opts.cacheDir, albumPath);
   }
 
-  /**
-   * Finds one item in the album record; when it is not there (or stale), gives back the read
-   * to run, which resolves true when the record changed.
-   */
-  async #check(node: TreeNode, item: MediaItem, record: AlbumRecord, priority: 'grid' | 'background'): Promise<(() => Promise<boolean>) | undefined> {
+  /** Where the file of an item is and its stat; undefined (and known unreadable) when it is not a file there. */
+  async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: { mtimeMs: number; size: number } } | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
     const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
     // Checked again here: a worker opening a FIFO would wait on it for good.
@@ -250,12 +294,30 @@ export class DimensionsCache {
       this.#known.set(item, null);
       return undefined;
     }
+    return { absPath: where.absPath, stat };
+  }
+
+  /** Takes the item's entry from the album record when it is of the file as it is now. */
+  #fromRecord(item: MediaItem, record: AlbumRecord, stat: { mtimeMs: number; size: number }): boolean {
     const stored = record.entries.get(item.name);
-    if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size) {
-      this.#known.set(item, toDimensions(stored));
-      return undefined;
-    }
-    return () => this.#fill(node, item, record, where.absPath, stat, priority);
+    if (!stored || stored.mtimeMs !== stat.mtimeMs || stored.size !== stat.size) return false;
+    this.#known.set(item, toDimensions(stored));
+    return true;
+  }
+
+  /** Finds one item in the album record; true when its header must be read. */
+  async #check(node: TreeNode, item: MediaItem, record: AlbumRecord): Promise<boolean> {
+    if (this.#closed) return false;
+    const found = await this.#locate(node, item);
+    return found !== undefined && !this.#fromRecord(item, record, found.stat);
+  }
+
+  /** Reads an item's header, its file looked at again (a big album's turn may come much later); true when the record changed. */
+  async #readItem(node: TreeNode, item: MediaItem, record: AlbumRecord, priority: 'grid' | 'background'): Promise<boolean> {
+    if (this.#closed) return false;
+    const found = await this.#locate(node, item);
+    if (!found || this.#fromRecord(item, record, found.stat)) return false;
+    return this.#fill(node, item, record, found.absPath, found.stat, priority);
   }
 
   /** Reads one item's header (once per file version, however many ask); true when the record changed. */
@@ -288,6 +350,7 @@ export class DimensionsCache {
   async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
     const release = await (priority === 'background' ? this.#backgroundSlots : this.#slots).acquire();
     try {
+      if (this.#closed) return undefined;
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
       const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
@@ -336,6 +399,23 @@ export class DimensionsCache {
       // No file yet, or one from another version or cut short: start empty, it is a cache.
     }
     return { entries, saving: Promise.resolve() };
+  }
+
+  /** Saves the record within saveEveryMs (reads of a big album go on meanwhile). */
+  #saveLater(node: TreeNode, record: AlbumRecord): void {
+    if (this.#saveTimers.has(record)) return;
+    const timer = setTimeout(() => void this.#saveNow(node, record), this.#opts.saveEveryMs);
+    timer.unref();
+    this.#saveTimers.set(record, { timer, node });
+  }
+
+  /** Saves the record now if reads are waiting to be saved. */
+  #saveNow(node: TreeNode, record: AlbumRecord): Promise<void> {
+    const pending = this.#saveTimers.get(record);
+    if (!pending) return record.saving;
+    clearTimeout(pending.timer);
+    this.#saveTimers.delete(record);
+    return this.#save(node, record);
   }
 
   /** Writes the album's record, keeping only files the album still has. */
@@ -437,16 +517,31 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** At most `limit` holders at once; the others wait in arrival order. */
+/** Background checks of a cold album at once (each is a stat). */
+const CHECK_BATCH = 64;
+/** Background reads of a cold album handed to the background slots at once (two run at a time). */
+const READ_BATCH = 8;
+/** How often reads of an album still going on are saved to its cache file. */
+const SAVE_EVERY_MS = 5000;
+
+/** At most `limit` holders at once; the others wait in arrival order. Closed: everyone gets in at once. */
 class Semaphore {
   #free: number;
+  #closed = false;
   readonly #waiting: (() => void)[] = [];
 
   constructor(limit: number) {
     this.#free = limit;
   }
 
+  /** Lets every waiter in now, and whoever comes later (they find the cache closed and give up). */
+  close(): void {
+    this.#closed = true;
+    for (const wake of this.#waiting.splice(0)) wake();
+  }
+
   async acquire(): Promise<() => void> {
+    if (this.#closed) return () => undefined;
     if (this.#free > 0) this.#free--;
     else await new Promise<void>((resolve) => this.#waiting.push(resolve));
     let released = false;

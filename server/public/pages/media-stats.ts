@@ -1,6 +1,10 @@
 import fs from 'node:fs/promises';
 import type { Album, MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import type { LocateMedia } from '../../core/access/media-location.js';
+import { inBatches } from '../../core/in-batches.js';
+
+/** Files stat'ed at once when a whole album is asked for (server/core/in-batches.ts). */
+const STAT_BATCH = 64;
 
 export interface MediaStat {
   readonly mtimeMs: number;
@@ -49,6 +53,6 @@ export class MediaStats {
     // promise per file: an album of 20,000 photos is sized on each render of its page.
     const known = items.map((i) => this.#stats.get(i));
     if (known.every((k) => k !== undefined)) return Promise.resolve(known.map((k) => k ?? undefined));
-    return Promise.all(items.map((i) => this.of(node, i)));
+    return inBatches(items, STAT_BATCH, (i) => this.of(node, i));
   }
 }

@@ -1,9 +1,71 @@
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Request, Response } from 'express';
 
 /** A rendered page and its validator. */
 export interface CachedPage {
   readonly html: string;
+  /** The page's bytes, encoded once rather than on every send. */
+  readonly body: Buffer;
   readonly etag: string;
+  /** The body compressed, made once on first asking (zlib's threadpool) and kept with the page. */
+  encoded(encoding: PageEncoding): Promise<Buffer>;
+}
+
+export type PageEncoding = 'br' | 'gzip';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Compressed once per page, so harder than the per-response middleware (server/http/
+ * text-compression.ts, brotli quality 4): a 200-photo page of 190 KB goes out in about 16 KB.
+ */
+function compress(body: Buffer, encoding: PageEncoding): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzip(body, { level: 9 });
+}
+
+/** Brotli wherever the browser takes it, whatever order it lists its encodings in (as the middleware). */
+function preferredEncoding(req: Request): PageEncoding | undefined {
+  if (req.acceptsEncodings('br') === 'br') return 'br';
+  if (req.acceptsEncodings('gzip') === 'gzip') return 'gzip';
+  return undefined;
+}
+
+/** Pages smaller than this go as they are, as text-compression.ts sends them. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Sends a kept page: 304 when the browser has it, else its bytes, compressed when the browser
+ * takes brotli or gzip (the compression middleware leaves a body alone that is encoded
+ * already). Every request costs a header lookup, not a UTF-8 encoding and a compression of
+ * the whole page.
+ */
+export async function sendCachedPage(req: Request, res: Response, page: CachedPage, cacheControl: 'no-cache' | 'no-store'): Promise<void> {
+  res.set({ 'Cache-Control': cacheControl, ETag: page.etag });
+  if (req.fresh) return void res.status(304).end();
+  res.type('html');
+  res.vary('Accept-Encoding');
+  const encoding = page.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req) : undefined;
+  if (encoding) {
+    const body = await page.encoded(encoding);
+    res.set('Content-Encoding', encoding).send(body);
+  } else res.send(page.body);
+}
+
+/** A page as its maker gives it: kept for good, or only `keepMs` when it is not final yet. */
+export interface MadePage {
+  readonly html: string;
+  readonly keepMs?: number | undefined;
+}
+
+interface Entry {
+  readonly page: CachedPage;
+  /** performance.now() past which it is made again; Infinity for a final page. */
+  readonly until: number;
 }
 
 /**
@@ -12,9 +74,15 @@ export interface CachedPage {
  * which of its child albums the visitor has unlocked, so it is rendered once per such key and
  * sent from memory with an ETag. A new tree version empties the cache at once; within one,
  * the least recently used pages go first past `maxBytes`.
+ *
+ * A page that is not final (a cold album's tiles still without sizes, its dates still being
+ * read) is kept a moment only, and made once however many ask for it at the same time: a new
+ * album shared with everyone at once is rendered a few times a second at most, not once per
+ * visitor while its files are read.
  */
 export class PageCache {
-  readonly #entries = new Map<string, CachedPage>();
+  readonly #entries = new Map<string, Entry>();
+  readonly #making = new Map<string, Promise<CachedPage>>();
   #bytes = 0;
   #version: number | undefined;
 
@@ -22,16 +90,19 @@ export class PageCache {
 
   get(version: number, key: string): CachedPage | undefined {
     if (version !== this.#version) return undefined;
-    const page = this.#entries.get(key);
-    if (page) {
-      // Least recently used first: a Map iterates in insertion order.
-      this.#entries.delete(key);
-      this.#entries.set(key, page);
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (entry.until <= performance.now()) {
+      this.#bytes -= weight(entry.page);
+      return undefined;
     }
-    return page;
+    // Least recently used first: a Map iterates in insertion order.
+    this.#entries.set(key, entry);
+    return entry.page;
   }
 
-  set(version: number, key: string, html: string): CachedPage {
+  set(version: number, key: string, html: string, keepMs = Number.POSITIVE_INFINITY): CachedPage {
     const page = pageOf(html);
     if (version !== this.#version) {
       this.#entries.clear();
@@ -39,16 +110,31 @@ export class PageCache {
       this.#version = version;
     }
     const old = this.#entries.get(key);
-    if (old) this.#bytes -= old.html.length;
+    if (old) this.#bytes -= weight(old.page);
     this.#entries.delete(key);
-    this.#entries.set(key, page);
-    this.#bytes += html.length;
-    for (const [k, p] of this.#entries) {
+    this.#entries.set(key, { page, until: performance.now() + keepMs });
+    this.#bytes += weight(page);
+    for (const [k, e] of this.#entries) {
       if (this.#bytes <= this.maxBytes || k === key) break;
       this.#entries.delete(k);
-      this.#bytes -= p.html.length;
+      this.#bytes -= weight(e.page);
     }
     return page;
+  }
+
+  /** The page under `key`: from the cache, from a making of it under way, else made now by `make` and kept. */
+  make(version: number, key: string, make: () => Promise<MadePage>): Promise<CachedPage> {
+    const hit = this.get(version, key);
+    if (hit) return Promise.resolve(hit);
+    const id = `${version}\0${key}`;
+    let making = this.#making.get(id);
+    if (!making) {
+      making = make()
+        .then(({ html, keepMs }) => this.set(version, key, html, keepMs))
+        .finally(() => this.#making.delete(id));
+      this.#making.set(id, making);
+    }
+    return making;
   }
 
   /** Pages held (tests). */
@@ -57,7 +143,26 @@ export class PageCache {
   }
 }
 
+/** What a kept page holds in memory, about: its text and its bytes (compressed copies are a tenth). */
+const weight = (page: CachedPage) => page.html.length + page.body.length;
+
 /** A strong validator of the bytes: the same page always has the same ETag, across restarts too. */
 export function pageOf(html: string): CachedPage {
-  return { html, etag: `"${crypto.createHash('sha1').update(html).digest('base64url')}"` };
+  const body = Buffer.from(html);
+  const encodings = new Map<PageEncoding, Promise<Buffer>>();
+  return {
+    html,
+    body,
+    etag: `"${crypto.createHash('sha1').update(body).digest('base64url')}"`,
+    encoded(encoding) {
+      let made = encodings.get(encoding);
+      if (!made) {
+        made = compress(body, encoding);
+        encodings.set(encoding, made);
+        // A failure is not kept: the next send tries again.
+        made.catch(() => encodings.delete(encoding));
+      }
+      return made;
+    },
+  };
 }
