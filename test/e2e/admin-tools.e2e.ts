@@ -1,19 +1,14 @@
 import fs from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { createAdminApp } from '../../server/admin/app.js';
-import { AlbumIndex } from '../../server/core/albums/album-index.js';
-import { type Config, loadConfig } from '../../server/core/config.js';
-import { createGallery, type Gallery } from '../../server/gallery.js';
+import type { Config } from '../../server/core/config.js';
 import { makeJpeg, makeMp4 } from '../admin/support/admin-fixture.js';
 import { launchBrowser } from '../support/browser.js';
-import { quietLogger } from '../support/capture-logger.js';
-import { type LoopbackServer, listenOnLoopback } from '../support/loopback-server.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 import { eventuallyPasses } from '../support/eventually-passes.js';
+import { type AdminAndSite, recordProblems, startAdminAndSite } from './admin-fixtures.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
@@ -22,11 +17,10 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
   this.timeout(120_000);
   let root: string;
   let config: Config;
-  let index: AlbumIndex;
-  let admin: Server;
+  let servers: AdminAndSite;
   let adminUrl: string;
-  let gallery: Gallery;
-  let site: LoopbackServer;
+  /** The public server. */
+  let site: { url: string };
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   /** Script errors, CSP violations and failed requests of the admin page: it must run clean. */
@@ -54,24 +48,15 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     fs.writeFileSync(path.join(hero, 'a-alps.jpg'), await makeJpeg(1200, 500));
     fs.writeFileSync(path.join(hero, 'b-lisbon.jpg'), await makeJpeg(1200, 500));
 
-    config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '0', WORKERS: '1' }, root);
-    gallery = await createGallery(config, { watch: true, log: quietLogger });
-    site = await listenOnLoopback(gallery.handler);
-    index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
-    const app = createAdminApp(config, { index, log: quietLogger });
-    admin = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    adminUrl = `http://127.0.0.1:${(admin.address() as { port: number }).port}`;
+    servers = await startAdminAndSite(root);
+    ({ config, adminUrl } = servers);
+    site = { url: servers.siteUrl };
     browser = await launchBrowser();
   });
 
   after(async () => {
     await browser?.close();
-    await new Promise((resolve) => admin?.close(resolve));
-    await site?.close();
-    await gallery?.close();
-    index?.close();
+    await servers?.close();
     removeTempDir(root);
   });
 
@@ -87,14 +72,8 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     const page = await context.newPage();
     problems = [];
     requested = [];
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
+    recordProblems(page, problems);
     page.on('request', (req) => requested.push(req.url()));
-    page.on('response', (res) => {
-      if (res.status() >= 400) problems.push(`${res.status()} ${res.url()}`);
-    });
     // The public address is a setting of the server (site.json): "view on site" links use it.
     await page.goto(`${adminUrl}/`);
     const saved = await page.evaluate(

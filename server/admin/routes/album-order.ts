@@ -34,8 +34,8 @@ function parseOrder(body: Record<string, unknown>): { parent: string; names: str
 /**
  * PUT /api/album-order `{parent, albums}`: the child albums of a folder or album in the order
  * given, written as each one's `order` (1, 2, 3…; docs/api.md#albumjson), so the gallery lists
- * them so. Every album is found and read before any is changed (404, 409); each album.json is then
- * written in its own queue, and only where its order changes.
+ * them so. Every album is found and read before any is changed (404, 409); the album.json files
+ * are then written holding all their queues, and only where the order changes.
  */
 export function albumOrderRoutes(ctx: AdminContext): Router {
   const router = Router();
@@ -45,12 +45,17 @@ export function albumOrderRoutes(ctx: AdminContext): Router {
     const paths = names.map((name) => (parent === '' ? name : `${parent}/${name}`));
     // Each one found and readable (404, 409) before the first is written.
     for (const albumPath of paths) await ctx.albums.read(albumPath);
-    const written: Array<{ path: string; order: number }> = [];
-    for (const [i, albumPath] of paths.entries()) {
-      const order = i + 1;
-      await ctx.albums.withAlbums([albumPath], ([album]) => album!.edit((record) => (record.order === order ? undefined : { ...record, order })));
-      written.push({ path: albumPath, order });
-    }
+    // All their queues held at once: two orders sent together (quick ↑ ↑, two tabs) are written
+    // one after the other, never interleaved into a mix with two albums at the same place.
+    const written = await ctx.albums.withAlbums(paths, async (held) => {
+      const done: Array<{ path: string; order: number }> = [];
+      for (const [i, album] of held.entries()) {
+        const order = i + 1;
+        await album.edit((record) => (record.order === order ? undefined : { ...record, order }));
+        done.push({ path: album.path, order });
+      }
+      return done;
+    });
     await ctx.refreshIndex();
     res.json({ parent, albums: written });
   });

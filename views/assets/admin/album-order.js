@@ -21,23 +21,32 @@ export function childAlbumsOf(parentPath, albums) {
 }
 
 /**
- * The section listing the child albums of `parentPath` to reorder; null when there are fewer
- * than two. `onSaved` runs after each saved change (the album tree refreshes).
+ * The section listing the child albums of `parentPath` ('' for the albums at the top of the
+ * tree) to reorder; null when there are fewer than two. `onSaved` runs after each saved change (the album tree refreshes).
  */
 export function albumOrderSection(parentPath, albums, onSaved) {
   const children = childAlbumsOf(parentPath, albums);
   if (children.length < 2) return null;
-  const list = h('ol', { class: 'order-list', 'aria-label': 'Child albums, in the order the gallery shows them' });
+  const atTop = parentPath === '';
+  const list = h('ol', {
+    class: 'order-list',
+    'aria-label': atTop ? 'Albums at the top, in the order the gallery shows them' : 'Child albums, in the order the gallery shows them',
+  });
 
-  async function save() {
-    const names = [...list.children].map((li) => nameOf(/** @type {HTMLElement} */ (li).dataset.path));
-    try {
-      await api('PUT', '/api/album-order', { parent: parentPath, albums: names });
-      notify('Order saved');
-      onSaved();
-    } catch (err) {
-      notify(err.message, { error: true });
-    }
+  // One save at a time, each sending the list as it is when its turn comes: quick ↑ ↑ ↑ end
+  // in the last order, whatever the network does with the requests.
+  let saving = Promise.resolve();
+  function save() {
+    saving = saving.then(async () => {
+      const names = [...list.children].map((li) => nameOf(/** @type {HTMLElement} */ (li).dataset.path));
+      try {
+        await api('PUT', '/api/album-order', { parent: parentPath, albums: names });
+        notify('Order saved');
+        onSaved();
+      } catch (err) {
+        notify(err.message, { error: true });
+      }
+    });
   }
 
   function refreshButtons() {
@@ -54,8 +63,10 @@ export function albumOrderSection(parentPath, albums, onSaved) {
     if (delta < 0) sibling.before(li);
     else sibling.after(li);
     refreshButtons();
-    /** @type {HTMLElement} */ (li.querySelector(`[data-move="${delta}"]`))?.focus();
-    void save();
+    // The focus stays with the album; at the first or last place its other arrow takes it.
+    const same = /** @type {HTMLButtonElement} */ (li.querySelector(`[data-move="${delta}"]`));
+    (same.disabled ? /** @type {HTMLButtonElement} */ (li.querySelector(`[data-move="${-delta}"]`)) : same).focus();
+    save();
   }
 
   let dragged = null;
@@ -90,7 +101,7 @@ export function albumOrderSection(parentPath, albums, onSaved) {
       dragged = null;
       refreshButtons();
       const after = [...list.children].map((x) => /** @type {HTMLElement} */ (x).dataset.path).join('\n');
-      if (after !== before) void save();
+      if (after !== before) save();
     });
     list.append(li);
   }
@@ -99,8 +110,10 @@ export function albumOrderSection(parentPath, albums, onSaved) {
   return h(
     'section',
     { class: 'order-section' },
-    h('h3', { text: 'Order of the child albums' }),
+    h('h3', { text: atTop ? 'Order of the albums at the top' : 'Order of the child albums' }),
     h('p', { class: 'hint', text: 'Drag an album to its place, or use ↑ and ↓. Saved at once; the gallery lists them in this order.' }),
+    // Folders are ordered by name, years newest first (server/core/albums/scan.ts): nothing to arrange there.
+    atTop ? h('p', { class: 'hint', text: 'On the Photos page, folders (years, categories) come first, newest year first; these albums follow them.' }) : null,
     list,
   );
 }

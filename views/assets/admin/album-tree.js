@@ -66,5 +66,17 @@ export function renderAlbumTree(container, albums, selected, onSelect) {
     replaceChildren(container, h('p', { class: 'empty', text: 'No albums yet.' }));
     return;
   }
-  replaceChildren(container, renderNode(buildTree(albums), selected, onSelect));
+  // The top of the tree (path ''): opens the order of the albums that sit directly at the top.
+  const top = h(
+    'button',
+    {
+      type: 'button',
+      class: 'folder tree-root',
+      'aria-current': selected === '' ? 'true' : null,
+      dataset: { path: '' },
+      on: { click: () => onSelect('') },
+    },
+    'All albums',
+  );
+  replaceChildren(container, top, renderNode(buildTree(albums), selected, onSelect));
 }

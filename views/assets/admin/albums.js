@@ -33,7 +33,7 @@ export async function loadAlbums() {
 
 /** Re-renders the open album (after the public site address changed, for its share link). */
 export function refreshSelectedAlbum() {
-  if (selected) void selectAlbum(selected);
+  if (selected !== null) void selectAlbum(selected);
 }
 
 export async function selectAlbum(path) {
@@ -68,23 +68,31 @@ export async function selectAlbum(path) {
   });
 }
 
-/** A plain folder (a year, a category): the order of the albums in it, and a new album there. */
+/**
+ * A plain folder (a year, a category), or the top of the tree (path ''): the order of the
+ * albums directly in it, and a new album there.
+ */
 function renderFolder(panel, path) {
+  const atTop = path === '';
   const order = albumOrderSection(path, albums, () => void loadAlbums());
+  const count = childAlbumsOf(path, albums).length;
+  const nothingToOrder = atTop
+    ? count === 1
+      ? 'One album sits directly at the top: nothing to order. Folders (years, categories) are listed first on the Photos page, newest year first.'
+      : 'No album sits directly at the top: every album is in a folder (a year, a category). Open a folder on the left to order its albums.'
+    : count === 1
+      ? 'One album in this folder: nothing to order.'
+      : 'No albums directly in this folder.';
   replaceChildren(
     panel,
     h(
       'div',
       { class: 'panel-head' },
-      h('h2', { text: path.slice(path.lastIndexOf('/') + 1) }),
-      h('span', { class: 'path', text: `Folder ${path}` }),
-      h('button', { type: 'button', class: 'small', on: { click: () => openNewAlbumDialog(`${path}/`) } }, 'New album here'),
+      h('h2', { text: atTop ? 'All albums' : path.slice(path.lastIndexOf('/') + 1) }),
+      h('span', { class: 'path', text: atTop ? 'Top of the albums directory' : `Folder ${path}` }),
+      h('button', { type: 'button', class: 'small', on: { click: () => openNewAlbumDialog(atTop ? '' : `${path}/`) } }, 'New album here'),
     ),
-    order ??
-      h('p', {
-        class: 'explain',
-        text: childAlbumsOf(path, albums).length === 1 ? 'One album in this folder: nothing to order.' : 'No albums directly in this folder.',
-      }),
+    order ?? h('p', { class: 'explain', text: nothingToOrder }),
   );
 }
 
