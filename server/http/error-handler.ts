@@ -128,8 +128,12 @@ export function errorHandler({ log, alreadyLogged = () => false, refusedPage }: 
     }
     const err = toHttpError(thrown);
     const status = statusOf(err);
+    // A 503 with Retry-After is the server saying "busy, ask again" by design (a full media
+    // queue under a crowd): one line, not an error with its stack per request.
+    const busy = status === 503 && 'Retry-After' in headersOf(err);
+    if (busy) log.warn({ path: req.path, retryAfter: headersOf(err)['Retry-After'] }, `${req.method} ${req.path}: busy, answered 503 with Retry-After`);
     // The error as thrown: its cause and kind are what the log is for.
-    if (status >= 500) logError(`${req.method} ${req.path} failed`, thrown);
+    else if (status >= 500) logError(`${req.method} ${req.path} failed`, thrown);
     const message = messageOf(err, status);
     resetFileHeaders(res);
     res.set(headersOf(err));

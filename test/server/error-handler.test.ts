@@ -78,10 +78,14 @@ describe('errorHandler', () => {
       return app;
     }
 
-    it('should answer a busy pool with 503 and its Retry-After', async () => {
-      const res = await request(createDomainApp()).get('/api/busy').expect(503);
+    it('should answer a busy pool with 503 and its Retry-After, logged as one warning without a stack', async () => {
+      const { logger, lines: logged } = captureLogger();
+      const res = await request(createDomainApp(logger)).get('/api/busy').expect(503);
       expect(res.headers['retry-after']).to.equal('7');
       expect(res.body).to.deep.equal({ error: 'Server busy, try again shortly' });
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.include({ level: 'warn', retryAfter: '7' });
+      expect(logged[0]?.err).to.equal(undefined);
     });
 
     it('should answer a failed media task with a neutral 500 and log the task error', async () => {
