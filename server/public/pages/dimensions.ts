@@ -10,6 +10,7 @@ import type { TaskPriority } from '../../media/priority-lane.js';
 import type { Logger } from '../../core/logger.js';
 import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
 import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
+import { isRotation } from '../../core/albums/rotations.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -51,7 +52,7 @@ export interface DimensionsProvider {
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
   dimensions(
-    task: { src: string; kind: MediaKind },
+    task: { src: string; kind: MediaKind; rotate?: number },
     opts?: { priority?: TaskPriority },
   ): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
   videoInfo(
@@ -63,7 +64,7 @@ export interface HeaderReader {
 }
 
 /** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
-export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string } | undefined>;
+export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string; readonly rotation?: number } | undefined>;
 
 export interface DimensionsCacheOptions {
   /** The symlink rule: files are read only where it says, never at a joined path. */
@@ -83,10 +84,12 @@ export interface DimensionsCacheOptions {
   readonly log: Logger;
 }
 
-/** What is kept per file: its identity (mtime and size) and what was read from it. */
+/** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
 interface Stored {
   readonly mtimeMs: number;
   readonly size: number;
+  /** The owner's turn the size and placeholder were read with (docs/api.md#rotations); absent: none. */
+  readonly rotation?: number;
   readonly width: number;
   readonly height: number;
   readonly duration?: number;
@@ -94,6 +97,13 @@ interface Stored {
   readonly playback?: VideoPlayback;
   /** The date the file carries (EXIF, container); absent when it has none. */
   readonly taken?: TakenDate;
+}
+
+/** The version of a file a read is for: its identity, and the owner's turn it is read with. */
+interface FileVersion {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly rotation: number;
 }
 
 interface AlbumRecord {
@@ -112,7 +122,7 @@ const FILE_VERSION = 4;
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
  * then remembered: in memory per MediaItem (a rescan makes new items, so a replaced file
  * is looked at again), and on disk per album under `CACHE_DIR/dimensions/{album}/`, keyed
- * by file name, mtime and size, so a restart does not read every header again. A video's
+ * by file name, mtime and size, and the owner's turn of a photo (docs/api.md#rotations), so a restart does not read every header again. A video's
  * probe also gives its playback plan (which sources the page offers), kept the same way, so
  * an album page never probes a video itself; and every header read gives the date the file
  * was taken, so album order and date ranges never read a file of their own.
@@ -251,23 +261,17 @@ export class DimensionsCache {
       return undefined;
     }
     const stored = record.entries.get(item.name);
-    if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size) {
+    const rotation = where.rotation ?? 0;
+    if (stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size && (stored.rotation ?? 0) === rotation) {
       this.#known.set(item, toDimensions(stored));
       return undefined;
     }
-    return () => this.#fill(node, item, record, where.absPath, stat, priority);
+    return () => this.#fill(node, item, record, where.absPath, { mtimeMs: stat.mtimeMs, size: stat.size, rotation }, priority);
   }
 
   /** Reads one item's header (once per file version, however many ask); true when the record changed. */
-  async #fill(
-    node: TreeNode,
-    item: MediaItem,
-    record: AlbumRecord,
-    src: string,
-    stat: { mtimeMs: number; size: number },
-    priority: 'grid' | 'background',
-  ): Promise<boolean> {
-    const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
+  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord, src: string, stat: FileVersion, priority: 'grid' | 'background'): Promise<boolean> {
+    const key = `${src}\0${stat.mtimeMs}\0${stat.size}\0${stat.rotation}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
     if (!reading) {
@@ -285,18 +289,21 @@ export class DimensionsCache {
     return true;
   }
 
-  async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
+  async #read(src: string, kind: MediaKind, stat: FileVersion, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
     const release = await (priority === 'background' ? this.#backgroundSlots : this.#slots).acquire();
     try {
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
       const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
-        kind === 'video' ? videoRead(await reader.videoInfo({ src }, { priority })) : await reader.dimensions({ src, kind }, { priority });
+        kind === 'video'
+          ? videoRead(await reader.videoInfo({ src }, { priority }))
+          : await reader.dimensions({ src, kind, ...(stat.rotation ? { rotate: stat.rotation } : {}) }, { priority });
       if (!(read.width > 0 && read.height > 0)) return null;
       const { duration, playback, thumbHash, taken } = read;
       const stored: Stored = {
         mtimeMs: stat.mtimeMs,
         size: stat.size,
+        ...(stat.rotation ? { rotation: stat.rotation } : {}),
         width: read.width,
         height: read.height,
         ...(isThumbHash(thumbHash) ? { thumbHash } : {}),
@@ -424,6 +431,7 @@ function isStored(v: unknown): v is Stored {
   return (
     typeof s.mtimeMs === 'number' &&
     typeof s.size === 'number' &&
+    (s.rotation === undefined || isRotation(s.rotation)) &&
     positive(s.width) &&
     positive(s.height) &&
     (s.duration === undefined || positive(s.duration)) &&
