@@ -64,6 +64,8 @@ describe('rotations seen on the public site (album.json overrides, video display
       writeAlbum(albums, OTHER, { title: 'Other', token: 'other-token-0123456789' });
       const locked = writeAlbum(albums, LOCKED, { title: 'Locked', password: 'pw', token: LOCKED_TOKEN });
       fs.writeFileSync(path.join(locked, 'secret.png'), await cornerPng());
+      // A public address: link previews then carry the cover's thumbnail.
+      fs.writeFileSync(path.join(albums, '..', 'content', 'site.json'), JSON.stringify({ publicUrl: 'https://photos.example.com' }));
     });
   });
   afterEach(() => fx.close());
@@ -117,6 +119,11 @@ describe('rotations seen on the public site (album.json overrides, video display
       expect(page.headers.etag).to.not.equal(oldPage.headers.etag);
       expect(page.text).to.match(/data-name="logo\.png"[^>]* data-width="240" data-height="320"/);
       expect(page.text).to.include(after.src.replaceAll('&', '&amp;'));
+      // The link preview shows the cover turned too: its URL is the new version's.
+      const ogImage = /<meta property="og:image" content="([^"]+)">/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+      expect(ogImage).to.match(/^https:\/\/photos\.example\.com\/api\/thumbnail\?path=2024%2Ftrip%2Flogo\.png&size=medium&v=[^&]*-r90$/);
+      const og = await fetched(ogImage!.slice('https://photos.example.com'.length));
+      expect(await looks(og.body as Buffer)).to.include({ width: 240, height: 320, topRight: 'red' });
     });
 
     it('should turn back to upright without an entry, the first URLs again', async () => {
