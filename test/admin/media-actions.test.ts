@@ -523,6 +523,20 @@ describe('admin /api/media (per-photo actions)', function () {
       expect(fx.readAlbumJson(OTHER)).to.not.have.property('rotations');
     });
 
+    it('should add up two turns asked at once: each runs in the album queue', async () => {
+      const [a, b] = await Promise.all([
+        request(fx.app)
+          .post(url(`${TRIP}/logo.png`, 'rotate'))
+          .send({ degrees: 90 }),
+        request(fx.app)
+          .post(url(`${TRIP}/logo.png`, 'rotate'))
+          .send({ degrees: 90 }),
+      ]);
+      expect([a.status, b.status]).to.deep.equal([200, 200]);
+      expect([a.body.rotation, b.body.rotation].sort((x, y) => x - y)).to.deep.equal([90, 180]);
+      expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'logo.png': 180 });
+    });
+
     it('should keep the other entries of rotations when one photo turns back to upright', async () => {
       fs.writeFileSync(path.join(albumDir(TRIP), 'b.png'), await makePng());
       await request(fx.app)

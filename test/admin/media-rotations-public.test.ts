@@ -164,6 +164,21 @@ describe('rotations seen on the public site (album.json overrides, video display
       expect(readAlbumJson(OTHER)).to.not.have.property('rotations');
     });
 
+    it('should show a link to the photo from another album turned as its own album turns it', async () => {
+      fs.symlinkSync(path.join(albumDir(TRIP), 'logo.png'), path.join(albumDir(OTHER), 'linked.png'));
+      await eventuallyPasses(async () => {
+        expect((await itemOf(OTHER, 'linked.png')).width).to.equal(320);
+      });
+      await rotate(`${TRIP}/logo.png`, 90).expect(200);
+      await eventuallyPasses(async () => {
+        const linked = await itemOf(OTHER, 'linked.png');
+        expect([linked.width, linked.height]).to.deep.equal([240, 320]);
+        expect(linked.src).to.match(/-r90$/);
+      });
+      const linked = await itemOf(OTHER, 'linked.png');
+      expect(await looks((await fetched(linked.src)).body as Buffer)).to.include({ width: 240, height: 320, topRight: 'red' });
+    });
+
     it('should keep a locked album locked: its turned photo reaches only those who unlocked it', async () => {
       await rotate(`${LOCKED}/secret.png`, 90).expect(200);
       const unlocked = { 'X-Album-Token': LOCKED_TOKEN };
