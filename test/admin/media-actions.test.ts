@@ -554,6 +554,17 @@ describe('admin /api/media (per-photo actions)', function () {
       expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'b.png': 180 });
     });
 
+    it('should refuse to turn a photo of an album whose album.json has a field it cannot save, changing nothing', async () => {
+      fs.writeFileSync(path.join(albumDir(TRIP), 'album.json'), JSON.stringify({ ...fx.readAlbumJson(TRIP), style: 'collage' }));
+      const before = treeHash(fx.root);
+      const res = await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(400);
+      expect(res.body.error).to.equal('Invalid album metadata: style must be one of grid, masonry, single');
+      expect(treeHash(fx.root)).to.deep.equal(before);
+    });
+
     it('should refuse to turn a photo of an album whose album.json is not an object, changing nothing', async () => {
       fs.writeFileSync(path.join(albumDir(TRIP), 'album.json'), '["not", "an", "object"]');
       const before = treeHash(fx.root);

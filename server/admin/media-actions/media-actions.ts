@@ -190,9 +190,11 @@ export class MediaActions {
       }
       const [name, motion] = files as [string, string | undefined];
       const staged: StagedFile[] = [];
+      /** The entry album.json had before this turn wrote it (undefined: none), to put back if a file cannot be replaced. */
+      let entryBefore: { readonly rotation: Rotation | undefined } | undefined;
       let change: RotationChange;
       try {
-        // The movie first: were the still refused, the movie is discarded with it.
+        // Every new version is staged before anything is replaced: were the still refused, its movie is discarded with it.
         const movie = motion === undefined ? undefined : await stageVideoTurn(path.join(album!.dir, motion), turns);
         if (movie) staged.push(movie.staged);
         let still: StillTurn;
@@ -205,29 +207,29 @@ export class MediaActions {
           staged.push(video.staged);
           still = { turnedBy: 'display-matrix', rotation: video.rotation };
         } else {
-          // An album.json that cannot be changed (not a JSON object) stops the action here, before any file is replaced.
-          const record = await album!.record();
-          const now = fileEntryOf(record, 'rotations', name);
-          still = { turnedBy: 'album-rotation', rotation: addTurns(isRotation(now) ? now : 0, turns) };
+          // An album.json that cannot be changed (not a JSON object, or invalid) stops the action here, before any file is replaced.
+          const now = fileEntryOf(await album!.record(), 'rotations', name);
+          const rotation = addTurns(isRotation(now) ? now : 0, turns);
+          // Back to upright: the entry goes (and the field with its last entry).
+          await album!.edit((record) => withFileEntry(record, 'rotations', name, rotation === 0 ? undefined : rotation));
+          entryBefore = { rotation: isRotation(now) && now !== 0 ? now : undefined };
+          still = { turnedBy: 'album-rotation', rotation };
         }
         change = {
           path: mediaPath,
           ...still,
           ...(movie && motion ? { motion: { path: mediaPathOf(target.albumPath, motion), rotation: movie.rotation } } : {}),
         };
+        // Renames only from here: a file replaced by hand between the movie's and the still's is the one case left half turned.
         for (const file of staged) await file.commit();
       } catch (err) {
         await Promise.all(staged.map((file) => file.discard()));
+        if (entryBefore) await album!.edit((record) => withFileEntry(record, 'rotations', name, entryBefore!.rotation));
         if (err instanceof OrientationError || err instanceof DisplayMatrixError) {
           throw badRequest(`Cannot rotate ${err instanceof DisplayMatrixError && motion !== undefined ? motion : name}: ${err.message}`);
         }
         if (err instanceof ChangedMeanwhileError) throw conflict(`${name} was not rotated: ${err.message}`);
         throw err;
-      }
-      if (change.turnedBy === 'album-rotation') {
-        const { rotation } = change;
-        // Back to upright: the entry goes (and the field with its last entry).
-        await album!.edit((record) => withFileEntry(record, 'rotations', name, rotation === 0 ? undefined : rotation));
       }
       // Stale already (a new version of the file, or a new turn); removed so nothing of the old one lingers.
       for (const file of files) await this.#dropCache(mediaPathOf(target.albumPath, file));

@@ -12,6 +12,12 @@ import { type StagedFile, stageNewVersion } from './staged-file.js';
  * and its poster, size and web copy, made from a new version of the file, are made again.
  * Throws DisplayMatrixError, before anything is written, for a file without a plain matrix to
  * turn (a WebM, a mirrored matrix). Returns the clockwise turn the video now shows, in degrees.
+ *
+ * Why the file and not an album.json entry, as for photos that are not JPEGs: the matrix is the
+ * container's own place for a turn, so the turn goes wherever the file goes (a download, a
+ * copy, another player), while an entry would have the viewer turn a playing <video> with CSS
+ * (its controls and full screen turned with it) and every web copy re-encoded to match. The
+ * rewrite is safe: the matrix has a fixed size and place, nothing in the file points into it.
  */
 export async function stageVideoTurn(file: string, quarterTurns: number): Promise<{ staged: StagedFile; rotation: number }> {
   let rotation = 0;
