@@ -97,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
     for (let file = queue.shift(); file; file = queue.shift()) {
       try {
         const where = await locate(file.album, file.item);
-        const source: ThumbnailSource | undefined = where && { relPath: file.relPath, kind: file.kind, absPath: where.absPath };
+        const source: ThumbnailSource | undefined = where && { relPath: file.relPath, kind: file.kind, absPath: where.absPath, rotation: where.rotation };
         if (!source) skipped.push(file.relPath);
         else if ((await cache.refresh(source)) === 'generated') generated++;
         else fresh++;

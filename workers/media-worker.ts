@@ -22,6 +22,7 @@ import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './ex
 import { playbackFactsOf, webVideo } from './web-video.js';
 import { contentId } from './content-id.js';
 import { takenFromExif, takenFromVideoTags } from '../server/core/media/taken-date.js';
+import { turnedSize } from '../server/core/albums/rotations.js';
 import { coverFocus, siteIcon } from './site-images.js';
 import {
   type DecodedImage,
@@ -64,9 +65,7 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
 
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale). JPEG has no alpha: flatten on white.
-  const shrunk = image
-    .timeout({ seconds: budget.seconds() })
-    .autoOrient()
+  const shrunk = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
     .resize({ width: outputs[0]!.width, withoutEnlargement: true })
     .flatten({ background: '#ffffff' });
 
@@ -133,7 +132,9 @@ async function resizeRaw(pixels: RawPixels, width: number, budget: Budget): Prom
 export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensions> {
   const budget = start(task);
   const image = await openImage(task.src);
-  const pipeline = image.timeout({ seconds: budget.seconds() }).autoOrient().flatten({ background: '#ffffff' }).jpeg({ quality: 90 });
+  const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 90 });
   return writeAtomically(pipeline, task.dest, task.tag);
 }
 
@@ -210,7 +211,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
   const meta = await sharp(src, SHARP_INPUT).metadata();
   // The date comes with the header sharp has just read (its EXIF block, in any container).
   const taken = meta.exif ? takenFromExif(readExifFields(meta.exif).DateTimeOriginal) : undefined;
-  const size = { width: meta.autoOrient.width, height: meta.autoOrient.height, ...(taken ? { taken } : {}) };
+  const rotate = task.rotate ?? 0;
+  const size = { ...turnedSize(meta.autoOrient, rotate), ...(taken ? { taken } : {}) };
   // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
   if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
   // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
@@ -219,8 +221,8 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
   // cannot shrink while decoding): past PLACEHOLDER_SECONDS the tile goes without.
   const seconds = Math.min(PLACEHOLDER_SECONDS, budget.seconds());
   const preview = meta.format === 'jpeg' ? await cameraPreview(src) : undefined;
-  const fromPreview = preview && (await thumbHashOfPreview(preview, meta).catch(() => undefined));
-  const thumbHash = fromPreview ?? (await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds })).catch(() => undefined));
+  const fromPreview = preview && (await thumbHashOfPreview(preview, meta, rotate).catch(() => undefined));
+  const thumbHash = fromPreview ?? (await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds }), rotate).catch(() => undefined));
   return thumbHash === undefined ? size : { ...size, thumbHash };
 }
 
@@ -232,6 +234,11 @@ void handlers;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
+
+/** `image` (already upright by its own orientation) turned by the owner's rotation (docs/api.md#rotations). */
+function turned(image: Sharp, rotate: number | undefined): Sharp {
+  return rotate ? image.rotate(rotate) : image;
+}
 
 /** Tells the pool the task starts now, and gives the task's own timeouts their budget. */
 function start(task: TaskClock): Budget {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { tempNameFor } from '../server/core/fs-atomic.js';
+import { turnedSize } from '../server/core/albums/rotations.js';
 import { type CoverFocusResult, type CoverFocusTask, type SiteIconTask, type TaskClock, taskStarted, workerBudgetMs } from './tasks.js';
 
 /** Whole seconds left of the task's deadline, for sharp's timeout (at least 1: 0 means none). */
@@ -33,14 +34,13 @@ export async function coverFocus(task: CoverFocusTask & TaskClock): Promise<Cove
   const seconds = startSeconds(task);
   const src = await regularFile(task.src);
   const { box } = task;
-  const { info } = await sharp(src, { failOn: 'error' })
-    .timeout({ seconds })
-    .autoOrient()
+  const upright = sharp(src, { failOn: 'error' }).timeout({ seconds }).autoOrient();
+  const { info } = await (task.rotate ? upright.rotate(task.rotate) : upright)
     .resize(box.width, box.height, { fit: 'cover', position: 'attention' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const meta = await sharp(src).metadata();
-  const { width, height } = meta.autoOrient;
+  const { width, height } = turnedSize(meta.autoOrient, task.rotate ?? 0);
   // The photo as `object-fit: cover` scales it into the box; the crop offsets are in that scale.
   const scale = Math.max(box.width / width, box.height / height);
   const spareX = Math.round(width * scale) - box.width;

@@ -67,6 +67,8 @@ export interface ThumbnailTask {
    * written into every output: an original replaced during generation still reads as stale.
    */
   tag?: string;
+  /** The owner's turn, degrees clockwise, applied after the file's own orientation (docs/api.md#rotations); absent: none. */
+  rotate?: number;
 }
 
 export interface ThumbnailResult {
@@ -81,6 +83,8 @@ export interface FullSizeTask {
   dest: string;
   /** As ThumbnailTask's: the original's identity, written into the JPEG. */
   tag?: string;
+  /** The owner's turn, degrees clockwise, applied after the file's own orientation (docs/api.md#rotations); absent: none. */
+  rotate?: number;
 }
 
 export interface DecodedImage {
@@ -97,6 +101,8 @@ export interface PathTask {
 export interface DimensionsTask {
   src: string;
   kind: MediaKind;
+  /** As ThumbnailTask's: the size comes out turned (sides swapped for 90 and 270), and so does the placeholder. */
+  rotate?: number;
 }
 
 /** The EXIF record of docs/api.md (`GET /api/exif`); a field the file lacks is null. */
@@ -157,6 +163,8 @@ export interface CoverFocusTask {
   src: string;
   /** The shape of the card's cover box, in pixels (a small one: only the crop's place is wanted). */
   box: Dimensions;
+  /** The owner's turn, degrees clockwise, applied after the file's own orientation (docs/api.md#rotations); absent: none. */
+  rotate?: number;
 }
 
 /** The CSS `object-position` of the crop, in percent (50 on an axis nothing is cut from). */

@@ -14,10 +14,10 @@ import { rgbaToThumbHash } from 'thumbhash';
 /** ThumbHash encodes images of at most 100×100 pixels. */
 const MAX_SIDE = 100;
 
-/** The ThumbHash of an image (an unstarted sharp pipeline), base64. */
-export async function thumbHashOf(image: Sharp): Promise<string> {
-  const { data, info } = await image
-    .autoOrient()
+/** The ThumbHash of an image (an unstarted sharp pipeline), base64; turned `rotate` degrees clockwise after its own orientation. */
+export async function thumbHashOf(image: Sharp, rotate = 0): Promise<string> {
+  const upright = image.autoOrient();
+  const { data, info } = await (rotate === 0 ? upright : upright.rotate(rotate))
     .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
     // Greyscale and CMYK photos come out as sRGB too: the encoder reads 4 bytes a pixel.
     .toColourspace('srgb')
@@ -33,7 +33,11 @@ export async function thumbHashOf(image: Sharp): Promise<string> {
  * (the photo's EXIF orientation is applied here), and many cameras pad a 3:2 photo into a
  * 4:3 preview with black bars: the preview is cut to the photo's own shape first.
  */
-export async function thumbHashOfPreview(preview: Buffer, stored: { width: number; height: number; orientation?: number | undefined }): Promise<string> {
+export async function thumbHashOfPreview(
+  preview: Buffer,
+  stored: { width: number; height: number; orientation?: number | undefined },
+  rotate = 0,
+): Promise<string> {
   const { width, height } = await sharp(preview).metadata();
   const shape = stored.width / stored.height;
   const w = Math.min(width, Math.round(height * shape));
@@ -44,5 +48,5 @@ export async function thumbHashOfPreview(preview: Buffer, stored: { width: numbe
     .withMetadata({ orientation: stored.orientation ?? 1 })
     .jpeg({ quality: 95 })
     .toBuffer();
-  return thumbHashOf(sharp(cut));
+  return thumbHashOf(sharp(cut), rotate);
 }

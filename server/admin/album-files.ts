@@ -367,6 +367,7 @@ const FIELD_ORDER = [
   'hideLocation',
   'token',
   'captions',
+  'rotations',
 ];
 
 /**

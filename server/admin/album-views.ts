@@ -1,7 +1,9 @@
 import type { AlbumMeta } from '../core/albums/album-record.js';
 import { type Album, albumChain, hidesLocation, isProtected } from '../core/albums/album-tree.js';
 import { pairLivePhotos } from '../core/albums/live-photos.js';
+import { type Rotation, rotationIn } from '../core/albums/rotations.js';
 import { sharePath } from '../core/urls.js';
+import { type TurnMethod, turnMethodOf } from '../core/media-catalogue.js';
 import type { MediaFile } from './media-listing.js';
 import { mediaUrl, previewUrl } from './media-listing.js';
 
@@ -41,6 +43,10 @@ export interface MediaEntry extends MediaFile {
   readonly preview: string;
   /** Its caption in album.json, or null. */
   readonly caption: string | null;
+  /** The owner's turn of a photo in album.json, degrees clockwise (docs/api.md#rotations); 0 when none. */
+  readonly rotation: Rotation;
+  /** How "Rotate" turns it without re-encoding it; null when it cannot be (a WebM). */
+  readonly turnedBy: TurnMethod | null;
   /** A Live Photo's other file (paired by name, docs/api.md#live-photos): the still's movie, or the movie's still; else null. */
   readonly livePair: string | null;
 }
@@ -114,8 +120,10 @@ export function detailOf(
     media: media.map((m) => ({
       ...m,
       url: mediaUrl(albumPath, m.name),
-      preview: previewUrl(albumPath, m.name, m.modified),
+      preview: previewUrl(albumPath, m.name, m.modified, rotationIn(meta, m.name, m.kind)),
       caption: meta.captions.get(m.name) ?? null,
+      rotation: rotationIn(meta, m.name, m.kind),
+      turnedBy: turnMethodOf(m.name) ?? null,
       livePair: pairs.get(m.name) ?? null,
     })),
     sharePath: meta.token ? sharePath(albumPath, meta.token) : null,

@@ -52,9 +52,10 @@ export function mediaUrl(albumPath: string, name: string): string {
 
 /**
  * URL of the admin's preview of an album file: its thumbnail (a video's poster), never the
- * original (routes/thumbnail-previews.ts); `v` is its modification time, so a rotated or
- * replaced photo gets a new URL.
+ * original (routes/thumbnail-previews.ts); `v` is its modification time and the owner's turn
+ * in album.json (docs/api.md#rotations), so a rotated or replaced photo gets a new URL.
  */
-export function previewUrl(albumPath: string, name: string, modified: string): string {
-  return `/previews/albums/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}?size=small&v=${encodeURIComponent(modified)}`;
+export function previewUrl(albumPath: string, name: string, modified: string, rotation = 0): string {
+  const v = rotation === 0 ? modified : `${modified}-r${rotation}`;
+  return `/previews/albums/${[...albumPath.split('/'), name].map(encodeURIComponent).join('/')}?size=small&v=${encodeURIComponent(v)}`;
 }

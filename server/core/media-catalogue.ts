@@ -70,6 +70,20 @@ export const isViewableImage = (fileName: string): boolean => {
   return type?.kind === 'image' && type.viewable;
 };
 
+/**
+ * How the admin turns a file without re-encoding it (docs/api.md#rotations): a JPEG by its
+ * EXIF orientation tag, an MP4/MOV by its display matrix, any other photo by album.json's
+ * `rotations`; a WebM has neither (undefined).
+ */
+export type TurnMethod = 'exif-orientation' | 'display-matrix' | 'album-rotation';
+
+export function turnMethodOf(fileName: string): TurnMethod | undefined {
+  const type = typeOf(fileName);
+  if (type === undefined) return undefined;
+  if (type.kind === 'video') return type.decodedAs === QUICKTIME ? 'display-matrix' : undefined;
+  return type.decodedAs.includes('jpeg') ? 'exif-orientation' : 'album-rotation';
+}
+
 /** A HEIC/HEIF photo by its name: decoded by libheif in the pool's heif lane, not by libvips. */
 export const needsHeifDecoder = (fileName: string): boolean => typeOf(fileName)?.heif === true;
 

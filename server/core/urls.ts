@@ -22,14 +22,18 @@ export interface MediaVersion {
   readonly mtimeMs: number;
   readonly size: number;
   readonly ino: number;
+  /** The owner's turn of a photo in album.json (server/core/albums/rotations.ts); absent or 0: none. */
+  readonly rotation?: number;
 }
 
 /**
  * The `&v=` of a thumbnail URL: the original's mtime, then its size and inode, so that a
  * photo replaced by a file with the same (or an older, already seen) mtime still gets a new
- * URL, and no browser keeps showing the old thumbnail it was told is immutable.
+ * URL, and no browser keeps showing the old thumbnail it was told is immutable; then the
+ * owner's turn (`-r90`), which changes what is made of a file that stays the same.
  */
-export const versionParam = (version: MediaVersion): string => `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}`;
+export const versionParam = (version: MediaVersion): string =>
+  `${Math.floor(version.mtimeMs)}-${version.size.toString(36)}-${version.ino.toString(36)}${version.rotation ? `-r${version.rotation}` : ''}`;
 
 /**
  * The encodings a thumbnail is offered in (docs/api.md#get-apithumbnailpathsize): JPEG, the

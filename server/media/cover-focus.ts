@@ -54,7 +54,7 @@ const FILE = 'cover-focus.json';
  * tile's and the viewer's, cached already), and an `object-position` moves the crop of
  * `object-fit: cover` to the part of the photo sharp's attention strategy picks, instead of
  * the centre, where a portrait shows a wall and the top of a head. Answers are computed in
- * the pool once per version of a cover (mtime, size, inode) and kept in memory and in
+ * the pool once per version of a cover (mtime, size, inode, the owner's turn) and kept in memory and in
  * `CACHE_DIR/cover-focus.json`, so a restart computes nothing again. Videos and HEIC/HEIF
  * covers keep the centre.
  */
@@ -99,12 +99,12 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
     saveTimer.unref();
   }
 
-  function compute(entries: Map<string, Stored>, mediaPath: string, absPath: string, v: string): Promise<void> {
+  function compute(entries: Map<string, Stored>, mediaPath: string, absPath: string, v: string, rotation: number): Promise<void> {
     const key = `${mediaPath}\0${v}`;
     let job = inFlight.get(key);
     if (!job) {
       job = opts.pool
-        .coverFocus({ src: absPath, box: CARD_COVER_BOX })
+        .coverFocus({ src: absPath, box: CARD_COVER_BOX, ...(rotation ? { rotate: rotation } : {}) })
         .then(
           (focus) => focus,
           // Busy or cancelled: asked again by the next page. Anything else: this version cannot be read.
@@ -137,7 +137,7 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
       const waited = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, waitMs);
       });
-      await Promise.race([compute(entries, mediaPath, absPath, v), waited]);
+      await Promise.race([compute(entries, mediaPath, absPath, v, fileVersion.rotation ?? 0), waited]);
       clearTimeout(timer);
     }
     const s = stored();

@@ -15,12 +15,13 @@ export interface FullSizeFile {
 
 export interface FullSizeCache {
   /** The full-size JPEG of a photo browsers cannot display, made first when missing or stale. */
-  open(source: Pick<ThumbnailSource, 'relPath' | 'absPath'>): Promise<FullSizeFile>;
+  open(source: Pick<ThumbnailSource, 'relPath' | 'absPath' | 'rotation'>): Promise<FullSizeFile>;
 }
 
 /**
- * Full-size JPEGs of the photos browsers cannot display themselves (HEIC, TIFF): what the
- * viewer's "full resolution" opens for them (docs/api.md#get-apifull-sizepath). Made on
+ * Full-size JPEGs of the photos browsers cannot display themselves (HEIC, TIFF), and of those
+ * the owner turned in album.json (docs/api.md#rotations): what the viewer's "full resolution"
+ * opens for them (docs/api.md#get-apifull-sizepath). Made on
  * demand only, since few photos are ever looked at that closely and each is megabytes; kept
  * fresh like thumbnails, by the original's identity written into the file, and made once
  * however many visitors ask at the same moment, of however many processes (cache-lock.ts).
@@ -46,12 +47,12 @@ export function createFullSizeCache({ cacheDir, pool }: { cacheDir: string; pool
     async open(source) {
       const file = pathOf(source.relPath);
       const [stats, cachedTag] = await Promise.all([statOriginal(source.absPath), tagOf(file)]);
-      const tag = sourceTagOf(stats);
+      const tag = sourceTagOf(stats, source.rotation);
       if (cachedTag === tag) return { path: file, tag };
       const key = `${source.relPath}\0${tag}`;
       let job = inFlight.get(key);
       if (!job) {
-        const make = async () => void (await pool.fullSize({ src: source.absPath, dest: file, tag }));
+        const make = async () => void (await pool.fullSize({ src: source.absPath, dest: file, tag, ...(source.rotation ? { rotate: source.rotation } : {}) }));
         job = makeOnce(file, make, async () => (await tagOf(file)) === tag).finally(() => inFlight.delete(key));
         inFlight.set(key, job);
       }

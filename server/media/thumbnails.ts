@@ -30,6 +30,11 @@ export interface ThumbnailSource {
   /** Real absolute path of the original, already vetted by the access layer. */
   readonly absPath: string;
   readonly kind: MediaKind;
+  /**
+   * The owner's turn of a photo, degrees clockwise (docs/api.md#rotations): the thumbnails are
+   * turned so, and it is part of their identity tag, so those made before a turn are stale.
+   */
+  readonly rotation?: number;
 }
 
 export type { OpenThumbnail };
@@ -64,8 +69,8 @@ export interface ThumbnailCacheOptions {
 
 /**
  * Thumbnails live in files keyed by the original's path, the size and the format. A cache file is fresh
- * when the identity of the original written into it (size, mtime and inode, see
- * source-tag.ts) is the original's identity now: a photo replaced by an older file, or an
+ * when the identity of the original written into it (size, mtime and inode, and the owner's
+ * turn of the photo: see source-tag.ts) is the original's identity now: a photo replaced by an older file, or an
  * album deleted and made again at the same path, never shows the thumbnail of what was there.
  * The identity is the one seen before generation, so an original replaced while its
  * thumbnails were being made still reads as stale.
@@ -143,6 +148,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
         ...(wants(size, 'webp') ? { webpDest: pathOf(source.relPath, size, 'webp') } : {}),
       })),
       tag,
+      ...(source.rotation ? { rotate: source.rotation } : {}),
     };
   }
 
@@ -251,7 +257,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       throw original.reason;
     }
     if (cached.status === 'rejected') throw cached.reason;
-    const tag = sourceTagOf(original.value);
+    const tag = sourceTagOf(original.value, source.rotation);
     if (cached.value?.tag === tag) return { tag, cached: cached.value };
     release(cached.value);
     return { tag, cached: undefined };
@@ -283,7 +289,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
     },
 
     async refresh(source) {
-      const tag = sourceTagOf(await statOriginal(source.absPath));
+      const tag = sourceTagOf(await statOriginal(source.absPath), source.rotation);
       const stale = await staleOf(source, ALL_VARIANTS, tag);
       if (stale.length === 0) return 'fresh';
       // The CLI makes every stale size and format from one decode: nobody waits for one first.

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Visitor } from '../core/access/visitor.js';
 import type { MediaItem } from '../core/albums/album-tree.js';
+import type { Rotation } from '../core/albums/rotations.js';
 import type { MediaKind } from '../core/media-catalogue.js';
 
 /**
@@ -20,6 +21,8 @@ export interface ResolvedMedia {
   readonly protected: boolean;
   /** True when the album, or the album a symlink leads into, hides locations: the file goes out without them (docs/api.md#location-privacy). */
   readonly hideLocation: boolean;
+  /** The owner's turn of a photo (docs/api.md#rotations): what is made of it is turned so; the original is not. */
+  readonly rotation: Rotation;
 }
 
 /** A media item of an album that the visitor may read, and where it really is. */

@@ -1,16 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Express } from 'express';
 import sharp from 'sharp';
 import request from 'supertest';
-import { createAdminApp } from '../../server/admin/app.js';
-import { AlbumIndex } from '../../server/core/albums/album-index.js';
-import { type Config, loadConfig } from '../../server/core/config.js';
-import { type Gallery, createGallery } from '../../server/gallery.js';
-import { quietLogger } from '../support/capture-logger.js';
-import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
-import { makeJpeg } from './support/admin-fixture.js';
+import { writeAlbum } from '../support/temp-dir.js';
+import { makeJpeg, openSiteWithAdmin, type SiteWithAdmin } from './support/admin-fixture.js';
 import { eventuallyPasses } from '../support/eventually-passes.js';
 
 const binary = (res: request.Response, done: (err: Error | null, body: Buffer) => void) => {
@@ -21,35 +15,22 @@ const binary = (res: request.Response, done: (err: Error | null, body: Buffer) =
 
 describe("the owner's tools seen on the public site", function () {
   this.timeout(60_000);
-  let root: string;
-  let config: Config;
-  let adminIndex: AlbumIndex;
-  let admin: Express;
-  let gallery: Gallery;
-  const site = () => request(gallery.handler);
+  let fx: SiteWithAdmin;
+  const site = () => request(fx.gallery.handler);
 
   beforeEach(async () => {
-    root = makeTempDir('gallery-admin-tools-');
-    for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
-    const trip = writeAlbum(path.join(root, 'albums'), '2024/trip', { title: 'Trip' });
-    fs.writeFileSync(path.join(trip, 'IMG_1.jpg'), await makeJpeg(320, 240));
-    fs.writeFileSync(path.join(trip, 'IMG_2.jpg'), await makeJpeg(160, 120));
-    writeAlbum(path.join(root, 'albums'), '2024/other', { title: 'Other' });
-    config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '0', WORKERS: '1' }, root);
-    gallery = await createGallery(config, { watch: true, log: quietLogger });
-    adminIndex = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
-    admin = createAdminApp(config, { index: adminIndex, log: quietLogger });
+    fx = await openSiteWithAdmin('gallery-admin-tools-', async (albums) => {
+      const trip = writeAlbum(albums, '2024/trip', { title: 'Trip' });
+      fs.writeFileSync(path.join(trip, 'IMG_1.jpg'), await makeJpeg(320, 240));
+      fs.writeFileSync(path.join(trip, 'IMG_2.jpg'), await makeJpeg(160, 120));
+      writeAlbum(albums, '2024/other', { title: 'Other' });
+    });
   });
-
-  afterEach(async () => {
-    adminIndex.close();
-    await gallery.close();
-    removeTempDir(root);
-  });
+  afterEach(() => fx.close());
 
   it('should drop a deleted photo from its page; its original and thumbnail answer 404', async () => {
     await site().get('/api/thumbnail?path=2024/trip/IMG_1.jpg&size=small').expect(200);
-    await request(admin).delete('/api/media/2024/trip/IMG_1.jpg').expect(200);
+    await request(fx.admin).delete('/api/media/2024/trip/IMG_1.jpg').expect(200);
     await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.not.include('IMG_1.jpg');
@@ -60,7 +41,7 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it('should show a renamed photo under its new name only', async () => {
-    await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=rename').send({ name: 'Beach Day (1).jpg' }).expect(200);
+    await request(fx.admin).post('/api/media/2024/trip/IMG_1.jpg?action=rename').send({ name: 'Beach Day (1).jpg' }).expect(200);
     await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('data-name="Beach Day (1).jpg"');
@@ -71,7 +52,7 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it('should show a moved photo in the other album', async () => {
-    await request(admin).post('/api/media/2024/trip/IMG_2.jpg?action=move').send({ album: '2024/other' }).expect(200);
+    await request(fx.admin).post('/api/media/2024/trip/IMG_2.jpg?action=move').send({ album: '2024/other' }).expect(200);
     await eventuallyPasses(async () => {
       expect((await site().get('/photos/2024/other').expect(200)).text).to.include('data-name="IMG_2.jpg"');
       expect((await site().get('/photos/2024/trip').expect(200)).text).to.not.include('IMG_2.jpg');
@@ -82,7 +63,7 @@ describe("the owner's tools seen on the public site", function () {
   it('should serve a rotated photo with its thumbnail and page size turned', async () => {
     const before = await site().get('/api/thumbnail?path=2024/trip/IMG_1.jpg&size=small').buffer(true).parse(binary).expect(200);
     expect(await sharp(before.body as Buffer).metadata()).to.include({ width: 320, height: 240 });
-    await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=rotate').send({ degrees: 270 }).expect(200);
+    await request(fx.admin).post('/api/media/2024/trip/IMG_1.jpg?action=rotate').send({ degrees: 270 }).expect(200);
     await eventuallyPasses(async () => {
       const res = await site().get('/api/album-media?path=2024/trip').expect(200);
       const item = res.body.items.find((i: { name: string }) => i.name === 'IMG_1.jpg');
@@ -96,7 +77,7 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it('should give a captioned photo its caption in the page and the album media, as alt text too', async () => {
-    await request(admin).post('/api/media/2024/trip/IMG_1.jpg?action=caption').send({ caption: 'Grandma\'s 90th <b>"party"</b>' }).expect(200);
+    await request(fx.admin).post('/api/media/2024/trip/IMG_1.jpg?action=caption').send({ caption: 'Grandma\'s 90th <b>"party"</b>' }).expect(200);
     await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('data-caption="Grandma&#39;s 90th &lt;b&gt;&#34;party&#34;&lt;/b&gt;"');
@@ -111,7 +92,7 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it("should show the album's description under its title and its date in the header", async () => {
-    await request(admin).put('/api/albums/2024/trip').send({ description: 'Three days by the sea.', date: '2024-07-14' }).expect(200);
+    await request(fx.admin).put('/api/albums/2024/trip').send({ description: 'Three days by the sea.', date: '2024-07-14' }).expect(200);
     await eventuallyPasses(async () => {
       const page = await site().get('/photos/2024/trip').expect(200);
       expect(page.text).to.include('<p class="album-description">Three days by the sea.</p>');
@@ -120,8 +101,8 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it('should list child albums in the order set through the admin', async () => {
-    writeAlbum(path.join(root, 'albums'), '2024/zoo', { title: 'A zoo' });
-    await request(admin)
+    writeAlbum(path.join(fx.root, 'albums'), '2024/zoo', { title: 'A zoo' });
+    await request(fx.admin)
       .put('/api/album-order')
       .send({ parent: '2024', albums: ['zoo', 'trip', 'other'] })
       .expect(200);
@@ -135,19 +116,19 @@ describe("the owner's tools seen on the public site", function () {
   });
 
   it('should show the chosen hero image on /home, and the first again once the choice is reset', async () => {
-    const hero = path.join(root, 'content', 'assets', 'hero');
+    const hero = path.join(fx.root, 'content', 'assets', 'hero');
     fs.mkdirSync(hero, { recursive: true });
     fs.writeFileSync(path.join(hero, 'a-first.jpg'), await makeJpeg());
     fs.writeFileSync(path.join(hero, 'b second.jpg'), await makeJpeg());
     await eventuallyPasses(async () => {
       expect((await site().get('/home').expect(200)).text).to.include('/content/hero/a-first.jpg');
     });
-    await request(admin).put('/api/home/hero').send({ image: 'b second.jpg' }).expect(200);
+    await request(fx.admin).put('/api/home/hero').send({ image: 'b second.jpg' }).expect(200);
     await eventuallyPasses(async () => {
       const text = (await site().get('/home').expect(200)).text;
       expect(text).to.include('/content/hero/b%20second.jpg').and.not.include('a-first.jpg');
     });
-    await request(admin).put('/api/home/hero').send({ image: null }).expect(200);
+    await request(fx.admin).put('/api/home/hero').send({ image: null }).expect(200);
     await eventuallyPasses(async () => {
       expect((await site().get('/home').expect(200)).text).to.include('/content/hero/a-first.jpg');
     });

@@ -408,7 +408,9 @@ describe('admin /api/media (per-photo actions)', function () {
         .post(url(`${TRIP}/IMG_1.jpg`, 'rotate'))
         .send({ degrees: 90 })
         .expect(200);
-      expect(res.body).to.deep.equal({ path: `${TRIP}/IMG_1.jpg`, orientation: 6 });
+      expect(res.body).to.deep.equal({ path: `${TRIP}/IMG_1.jpg`, turnedBy: 'exif-orientation', orientation: 6 });
+      // The EXIF tag turns a JPEG: album.json is not asked to.
+      expect(fx.readAlbumJson(TRIP)).to.not.have.property('rotations');
       // The stale thumbnails are gone; the next one is made from the rotated original.
       expect(fs.existsSync(smallThumb(`${TRIP}/IMG_1.jpg`))).to.equal(false);
       const after = await sharp(await preview(`${TRIP}/IMG_1.jpg`)).metadata();
@@ -425,8 +427,10 @@ describe('admin /api/media (per-photo actions)', function () {
     });
 
     for (const [what, target, body, status, message] of [
-      ['a PNG', `${TRIP}/logo.png`, { degrees: 90 }, 400, /^Only JPEG photos can be rotated/],
-      ['a video', `${TRIP}/IMG_3.MOV`, { degrees: 90 }, 400, /^Only JPEG photos can be rotated/],
+      ['45 degrees for a PNG', `${TRIP}/logo.png`, { degrees: 45 }, 400, /^Invalid rotation: degrees must be one of 90, 180, 270/],
+      ['a text file named .MOV (a Live Photo movie on its own)', `${TRIP}/IMG_3.MOV`, { degrees: 90 }, 400, /^Cannot rotate IMG_3\.MOV: no video track header/],
+      ['a Live Photo whose movie cannot be turned', `${TRIP}/IMG_3.JPG`, { degrees: 90 }, 400, /^Cannot rotate IMG_3\.MOV: no video track header/],
+      ['a WebM', `${TRIP}/clip.webm`, { degrees: 90 }, 400, /^clip\.webm cannot be rotated without re-encoding it/],
       ['45 degrees', `${TRIP}/IMG_1.jpg`, { degrees: 45 }, 400, /^Invalid rotation: degrees must be one of 90, 180, 270/],
       ['"90"', `${TRIP}/IMG_1.jpg`, { degrees: '90' }, 400, /^Invalid rotation/],
       ['a missing photo', `${TRIP}/nope.jpg`, { degrees: 90 }, 404, /^Photo or video not found/],
@@ -434,6 +438,7 @@ describe('admin /api/media (per-photo actions)', function () {
     ] as const) {
       it(`should refuse ${what} (${status}) and change nothing`, async () => {
         fs.writeFileSync(path.join(albumDir(TRIP), 'fake.jpg'), 'plain text');
+        fs.writeFileSync(path.join(albumDir(TRIP), 'clip.webm'), 'a WebM in name only');
         const before = treeHash(fx.root);
         const res = await request(fx.app).post(url(target, 'rotate')).send(body).expect(status);
         expect(res.body.error).to.match(message);
@@ -449,6 +454,125 @@ describe('admin /api/media (per-photo actions)', function () {
         .send({ degrees: 90 })
         .expect(400);
       expect(res.body.error).to.match(/link to a file elsewhere/);
+      expect(treeHash(fx.root)).to.deep.equal(before);
+    });
+
+    it('should turn a PNG in album.json only, its original byte for byte the same, and back to upright without an entry', async () => {
+      const file = path.join(albumDir(TRIP), 'logo.png');
+      const original = fs.readFileSync(file);
+      const before = await sharp(await preview(`${TRIP}/logo.png`)).metadata();
+      expect([before.width, before.height]).to.deep.equal([40, 30]);
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(200, { path: `${TRIP}/logo.png`, turnedBy: 'album-rotation', rotation: 90 });
+      expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'logo.png': 90 });
+      expect(fs.readFileSync(file).equals(original)).to.equal(true);
+      // The admin's listing gives the preview a new URL, and the preview is turned.
+      const detail = await request(fx.app).get(`/api/albums/${TRIP}`).expect(200);
+      const listed = detail.body.media.find((m: { name: string }) => m.name === 'logo.png');
+      expect(listed).to.include({ rotation: 90, turnedBy: 'album-rotation' });
+      expect(listed.preview).to.match(/&v=[^&]*-r90$/);
+      const turned = await sharp(await preview(`${TRIP}/logo.png`)).metadata();
+      expect([turned.width, turned.height]).to.deep.equal([30, 40]);
+      expect(sourceTagIn(fs.readFileSync(smallThumb(`${TRIP}/logo.png`)))).to.match(/\.r90$/);
+
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 180 })
+        .expect(200, { path: `${TRIP}/logo.png`, turnedBy: 'album-rotation', rotation: 270 });
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(200, { path: `${TRIP}/logo.png`, turnedBy: 'album-rotation', rotation: 0 });
+      expect(fx.readAlbumJson(TRIP)).to.not.have.property('rotations');
+      expect(fs.readFileSync(file).equals(original)).to.equal(true);
+      const upright = await sharp(await preview(`${TRIP}/logo.png`)).metadata();
+      expect([upright.width, upright.height]).to.deep.equal([40, 30]);
+    });
+
+    it('should carry the rotation with a rename and a move (the turned thumbnail stays fresh), and drop it with a delete', async () => {
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 270 })
+        .expect(200);
+      const thumb = await preview(`${TRIP}/logo.png`);
+      expect(sourceTagIn(thumb)).to.match(/\.r270$/);
+
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rename'))
+        .send({ name: 'brand.png' })
+        .expect(200);
+      expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'brand.png': 270 });
+      const renamed = smallThumb(`${TRIP}/brand.png`);
+      const mtime = fs.statSync(renamed).mtimeMs;
+      expect((await preview(`${TRIP}/brand.png`)).equals(thumb)).to.equal(true);
+      expect(fs.statSync(renamed).mtimeMs).to.equal(mtime);
+
+      await request(fx.app)
+        .post(url(`${TRIP}/brand.png`, 'move'))
+        .send({ album: OTHER })
+        .expect(200);
+      expect(fx.readAlbumJson(TRIP)).to.not.have.property('rotations');
+      expect(fx.readAlbumJson(OTHER).rotations).to.deep.equal({ 'brand.png': 270 });
+      expect((await preview(`${OTHER}/brand.png`)).equals(thumb)).to.equal(true);
+
+      await request(fx.app)
+        .delete(url(`${OTHER}/brand.png`))
+        .expect(200);
+      expect(fx.readAlbumJson(OTHER)).to.not.have.property('rotations');
+    });
+
+    it('should add up two turns asked at once: each runs in the album queue', async () => {
+      const [a, b] = await Promise.all([
+        request(fx.app)
+          .post(url(`${TRIP}/logo.png`, 'rotate'))
+          .send({ degrees: 90 }),
+        request(fx.app)
+          .post(url(`${TRIP}/logo.png`, 'rotate'))
+          .send({ degrees: 90 }),
+      ]);
+      expect([a.status, b.status]).to.deep.equal([200, 200]);
+      expect([a.body.rotation, b.body.rotation].sort((x, y) => x - y)).to.deep.equal([90, 180]);
+      expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'logo.png': 180 });
+    });
+
+    it('should keep the other entries of rotations when one photo turns back to upright', async () => {
+      fs.writeFileSync(path.join(albumDir(TRIP), 'b.png'), await makePng());
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(200);
+      await request(fx.app)
+        .post(url(`${TRIP}/b.png`, 'rotate'))
+        .send({ degrees: 180 })
+        .expect(200);
+      await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: -90 })
+        .expect(200);
+      expect(fx.readAlbumJson(TRIP).rotations).to.deep.equal({ 'b.png': 180 });
+    });
+
+    it('should refuse to turn a photo of an album whose album.json has a field it cannot save, changing nothing', async () => {
+      fs.writeFileSync(path.join(albumDir(TRIP), 'album.json'), JSON.stringify({ ...fx.readAlbumJson(TRIP), style: 'collage' }));
+      const before = treeHash(fx.root);
+      const res = await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(400);
+      expect(res.body.error).to.equal('Invalid album metadata: style must be one of grid, masonry, single');
+      expect(treeHash(fx.root)).to.deep.equal(before);
+    });
+
+    it('should refuse to turn a photo of an album whose album.json is not an object, changing nothing', async () => {
+      fs.writeFileSync(path.join(albumDir(TRIP), 'album.json'), '["not", "an", "object"]');
+      const before = treeHash(fx.root);
+      const res = await request(fx.app)
+        .post(url(`${TRIP}/logo.png`, 'rotate'))
+        .send({ degrees: 90 })
+        .expect(409);
+      expect(res.body.error).to.match(/not a JSON object/);
       expect(treeHash(fx.root)).to.deep.equal(before);
     });
   });

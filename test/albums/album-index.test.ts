@@ -29,9 +29,29 @@ describe('parseAlbumRecord', () => {
       description: undefined,
       date: undefined,
       captions: new Map(),
+      rotations: new Map(),
       shareLinks: [],
     });
   });
+
+  it('should read rotations by file name, leaving out the zeros', () => {
+    const meta = parseAlbumRecord(JSON.stringify({ title: 'T', rotations: { 'IMG_1.heic': 90, 'b.png': 0, 'c.png': 270, constructor: 180 } }));
+    expect([...meta.rotations]).to.deep.equal([
+      ['IMG_1.heic', 90],
+      ['c.png', 270],
+      ['constructor', 180],
+    ]);
+    expect(meta.rotations.get('toString')).to.equal(undefined);
+  });
+
+  for (const rotations of [{ 'a.png': 45 }, { 'a.png': '90' }, { 'a.png': -90 }, { 'x/a.png': 90 }, [90], 'a.png']) {
+    it(`should refuse rotations ${JSON.stringify(rotations)}, naming the field`, () => {
+      expect(() => parseAlbumRecord(JSON.stringify({ title: 'T', rotations }))).to.throw(
+        AlbumRecordError,
+        'rotations must be an object of file names to 90, 180 or 270 (degrees clockwise)',
+      );
+    });
+  }
 
   it('should read a description, a date and captions by file name', () => {
     const meta = parseAlbumRecord(

@@ -9,6 +9,7 @@ import { launchBrowser } from '../support/browser.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 import { eventuallyPasses } from '../support/eventually-passes.js';
 import { type AdminAndSite, recordProblems, startAdminAndSite } from './admin-fixtures.js';
+import { cornerPng, cornersOf } from '../support/turn-fixtures.js';
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
@@ -42,7 +43,8 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     fs.writeFileSync(path.join(trip, 'IMG_4.jpg'), await makeJpeg(240, 180));
     fs.writeFileSync(path.join(trip, 'clip.mp4'), await makeMp4());
     writeAlbum(albums, '2024/other', { title: 'Other', token: 'other-token-0123456789' });
-    writeAlbum(albums, '2024/zoo', { title: 'Zoo', token: 'zoo-token-0123456789' });
+    const zoo = writeAlbum(albums, '2024/zoo', { title: 'Zoo', token: 'zoo-token-0123456789' });
+    fs.writeFileSync(path.join(zoo, 'logo.png'), await cornerPng());
     const hero = path.join(root, 'content', 'assets', 'hero');
     fs.mkdirSync(hero, { recursive: true });
     fs.writeFileSync(path.join(hero, 'a-alps.jpg'), await makeJpeg(1200, 500));
@@ -100,6 +102,17 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     const dialog = page.locator('#photo-dialog');
     await dialog.locator('h2', { hasText: name }).waitFor();
     return dialog;
+  }
+
+  /** "Rotate right" in a photo's dialog, then closed: its preview is made again, turned (a 320 × 240 photo: 240 × 320). */
+  async function rotateRight(page: Page, dialog: ReturnType<Page['locator']>): Promise<void> {
+    await dialog.getByRole('button', { name: '↻ Rotate right' }).click();
+    await page.locator('#notice', { hasText: 'Turned right' }).waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('#photo-dialog .photo-preview img');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 240 && img.naturalHeight === 320;
+    });
+    await dialog.getByRole('button', { name: 'Close' }).click();
   }
 
   const publicPage = async (albumPath: string) => (await fetch(`${site.url}/photos/${albumPath}`)).text();
@@ -162,15 +175,7 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
   it('should rotate a photo losslessly: the public thumbnail has its sides swapped', async () => {
     const page = await openAdmin();
     await openAlbum(page, 'Trip');
-    const dialog = await openPhoto(page, 'IMG_1.jpg');
-    await dialog.getByRole('button', { name: '↻ Rotate right' }).click();
-    await page.locator('#notice', { hasText: 'Turned right' }).waitFor();
-    // The dialog's preview is made again from the turned photo.
-    await page.waitForFunction(() => {
-      const img = document.querySelector('#photo-dialog .photo-preview img');
-      return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 240 && img.naturalHeight === 320;
-    });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await rotateRight(page, await openPhoto(page, 'IMG_1.jpg'));
     await eventuallyPasses(async () => {
       const item = (await publicMedia('2024/trip')).find((i) => i.name === 'IMG_1.jpg')!;
       expect([item.width, item.height]).to.deep.equal([240, 320]);
@@ -179,6 +184,41 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     });
     // The original's pixels are the same; only its orientation tag changed.
     expect(await sharp(albumFile('2024', 'trip', 'IMG_1.jpg')).metadata()).to.include({ width: 320, height: 240, orientation: 6 });
+  });
+
+  it('should rotate a PNG in album.json: the admin and the public page show it turned, its original untouched', async () => {
+    const original = fs.readFileSync(albumFile('2024', 'zoo', 'logo.png'));
+    const page = await openAdmin();
+    await openAlbum(page, 'Zoo');
+    const dialog = await openPhoto(page, 'logo.png');
+    await dialog.getByText('The original stays as it is').waitFor();
+    await rotateRight(page, dialog);
+    // The grid's tile is made again, turned, too.
+    await page.waitForFunction(() => {
+      const img = document.querySelector('#media-grid figure[data-name="logo.png"] img');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 240 && img.naturalHeight === 320;
+    });
+    expect(readAlbumJson('2024/zoo').rotations).to.deep.equal({ 'logo.png': 90 });
+    expect(fs.readFileSync(albumFile('2024', 'zoo', 'logo.png')).equals(original)).to.equal(true);
+
+    // The public page, in the same browser: the tile is the turned thumbnail, red corner at the top right.
+    await eventuallyPasses(async () => {
+      expect(await publicPage('2024/zoo')).to.match(/data-name="logo\.png"[^>]* data-width="240" data-height="320"/);
+    });
+    const visitor = await page.context().newPage();
+    await visitor.goto(`${site.url}/photos/2024/zoo`);
+    const tile = visitor.locator('a.media__link[data-name="logo.png"] img');
+    await visitor.waitForFunction((el) => el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0, await tile.elementHandle());
+    const shown = await tile.evaluate((el) => ({
+      src: (el as HTMLImageElement).currentSrc,
+      width: (el as HTMLImageElement).naturalWidth,
+      height: (el as HTMLImageElement).naturalHeight,
+    }));
+    // Natural sizes of a srcset image are scaled by the density it was chosen at: the shape tells.
+    expect(shown.height / shown.width).to.be.closeTo(320 / 240, 0.02);
+    expect(shown.src).to.match(/&v=[^&]*-r90$/);
+    const bytes = Buffer.from(await (await fetch(shown.src)).arrayBuffer());
+    expect(await cornersOf(bytes)).to.include({ width: 240, height: 320, topLeft: 'blue', topRight: 'red' });
   });
 
   it('should move a photo to another album: the public site shows it there', async () => {

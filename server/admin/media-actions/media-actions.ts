@@ -5,13 +5,17 @@ import { pairLivePhotos } from '../../core/albums/live-photos.js';
 import { hasControlCharacter } from '../../core/control-characters.js';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import { mediaCacheFiles, mediaKind } from '../../core/media-catalogue.js';
+import { mediaCacheFiles, mediaKind, turnMethodOf } from '../../core/media-catalogue.js';
 import { isMissing } from '../../core/paths.js';
 import { type AlbumFiles, type AlbumInQueue, type AlbumRecord, MAX_CAPTION_LENGTH, TRASH_DIR, conflict } from '../album-files.js';
 import { listMediaFiles } from '../media-listing.js';
 import { isSafeFileName } from '../uploads/safe-file-name.js';
+import { addTurns, isRotation, type Rotation } from '../../core/albums/rotations.js';
+import { DisplayMatrixError } from '../../core/media/display-matrix.js';
 import { OrientationError } from './jpeg-orientation.js';
-import { rotateJpegFile } from './rotate-jpeg.js';
+import { stageJpegTurn } from './rotate-jpeg.js';
+import { stageVideoTurn } from './rotate-video.js';
+import { ChangedMeanwhileError, type StagedFile } from './staged-file.js';
 
 /** One photo or video of an album, as the admin's media routes name it: `{album path}/{file name}`. */
 export interface MediaTarget {
@@ -32,6 +36,21 @@ export interface MediaChange {
   readonly name: string;
   readonly moved: readonly MovedFile[];
 }
+
+/** How a still or video was turned (turnMethodOf), and how it is turned now. */
+export type StillTurn =
+  /** A JPEG: its EXIF orientation tag (1–8), rewritten. */
+  | { readonly turnedBy: 'exif-orientation'; readonly orientation: number }
+  /** A video: its display matrix, rewritten; the turn it shows now, degrees clockwise. */
+  | { readonly turnedBy: 'display-matrix'; readonly rotation: number }
+  /** Any other photo: album.json's `rotations` (docs/api.md#rotations), degrees clockwise (0: upright, the entry removed). */
+  | { readonly turnedBy: 'album-rotation'; readonly rotation: Rotation };
+
+/** What a rotation did: the file's new turn and, for a Live Photo, its movie's. */
+export type RotationChange = StillTurn & {
+  readonly path: string;
+  readonly motion?: { readonly path: string; readonly rotation: number };
+};
 
 export interface MediaActionsOptions {
   readonly albumsDir: string;
@@ -69,7 +88,7 @@ export function parseMediaTarget(mediaPath: string): MediaTarget {
  * queue of its album (and of the other album, for a move), so it never interleaves with an
  * upload, an edit of album.json or another action there; every check comes before the first
  * change, so a refused action leaves the disk as it was. What refers to the photo follows it:
- * its Live Photo movie, its caption, a cover naming it (in its album and the albums above),
+ * its Live Photo movie, its caption and rotation, a cover naming it (in its album and the albums above),
  * and its cached thumbnails, full-size JPEG and web copy.
  */
 export class MediaActions {
@@ -144,33 +163,77 @@ export class MediaActions {
   }
 
   /**
-   * Turns a JPEG losslessly (its EXIF orientation, media-actions/rotate-jpeg.ts). Other formats
-   * are refused: rotating their pixels would re-encode the original.
+   * Turns a photo or video by a quarter turn, never re-encoding it (docs/api.md#rotations): a
+   * JPEG through its EXIF orientation (rotate-jpeg.ts), a video through its display matrix
+   * (rotate-video.ts), any other photo (HEIC, PNG, WebP…) through album.json's `rotations`,
+   * which everything the gallery makes of it follows while the original stays byte for byte
+   * the same. A Live Photo's movie turns with its still. Every new file is written beside its
+   * original before anything is replaced, so a refusal (a file that cannot be turned so, an
+   * album.json that cannot be changed) leaves the disk as it was.
    */
-  async rotate(target: MediaTarget, degrees: unknown): Promise<{ path: string; orientation: number }> {
+  async rotate(target: MediaTarget, degrees: unknown): Promise<RotationChange> {
     const turns = TURNS.get(degrees);
     if (turns === undefined) throw badRequest('Invalid rotation: degrees must be one of 90, 180, 270 (clockwise) or -90');
-    if (!/\.jpe?g$/i.test(target.name)) {
+    const method = turnMethodOf(target.name);
+    if (method === undefined) {
       throw badRequest(
-        'Only JPEG photos can be rotated: their orientation is changed without re-encoding them. Rotate other files in a photo editor and upload them again.',
+        `${target.name} cannot be rotated without re-encoding it (only MP4 and MOV videos carry a turn): rotate it in a video editor and upload it again`,
       );
     }
     const mediaPath = mediaPathOf(target.albumPath, target.name);
     return this.#opts.albums.withAlbums([target.albumPath], async ([album]) => {
-      const file = path.join(album!.dir, target.name);
-      const stat = await lstatOrUndefined(file);
-      if (!stat || !(stat.isFile() || stat.isSymbolicLink())) throw mediaNotFound(mediaPath);
-      if (stat.isSymbolicLink()) throw badRequest('This photo is a link to a file elsewhere: rotate the original in its own album');
-      let result: { orientation: number };
+      const files = await this.#filesOf(album!, target.name);
+      for (const name of files) {
+        if ((await lstatOrUndefined(path.join(album!.dir, name)))?.isSymbolicLink()) {
+          throw badRequest(`${name} is a link to a file elsewhere: rotate the original in its own album`);
+        }
+      }
+      const [name, motion] = files as [string, string | undefined];
+      const staged: StagedFile[] = [];
+      /** The entry album.json had before this turn wrote it (undefined: none), to put back if a file cannot be replaced. */
+      let entryBefore: { readonly rotation: Rotation | undefined } | undefined;
+      let change: RotationChange;
       try {
-        result = await rotateJpegFile(file, turns);
+        // Every new version is staged before anything is replaced: were the still refused, its movie is discarded with it.
+        const movie = motion === undefined ? undefined : await stageVideoTurn(path.join(album!.dir, motion), turns);
+        if (movie) staged.push(movie.staged);
+        let still: StillTurn;
+        if (method === 'exif-orientation') {
+          const jpeg = await stageJpegTurn(path.join(album!.dir, name), turns);
+          staged.push(jpeg.staged);
+          still = { turnedBy: 'exif-orientation', orientation: jpeg.orientation };
+        } else if (method === 'display-matrix') {
+          const video = await stageVideoTurn(path.join(album!.dir, name), turns);
+          staged.push(video.staged);
+          still = { turnedBy: 'display-matrix', rotation: video.rotation };
+        } else {
+          // An album.json that cannot be changed (not a JSON object, or invalid) stops the action here, before any file is replaced.
+          const now = fileEntryOf(await album!.record(), 'rotations', name);
+          const rotation = addTurns(isRotation(now) ? now : 0, turns);
+          // Back to upright: the entry goes (and the field with its last entry).
+          await album!.edit((record) => withFileEntry(record, 'rotations', name, rotation === 0 ? undefined : rotation));
+          entryBefore = { rotation: isRotation(now) && now !== 0 ? now : undefined };
+          still = { turnedBy: 'album-rotation', rotation };
+        }
+        change = {
+          path: mediaPath,
+          ...still,
+          ...(movie && motion ? { motion: { path: mediaPathOf(target.albumPath, motion), rotation: movie.rotation } } : {}),
+        };
+        // Renames only from here: a file replaced by hand between the movie's and the still's is the one case left half turned.
+        for (const file of staged) await file.commit();
       } catch (err) {
-        if (err instanceof OrientationError) throw badRequest(`Cannot rotate ${target.name}: ${err.message}`);
+        await Promise.all(staged.map((file) => file.discard()));
+        if (entryBefore) await album!.edit((record) => withFileEntry(record, 'rotations', name, entryBefore!.rotation));
+        if (err instanceof OrientationError || err instanceof DisplayMatrixError) {
+          throw badRequest(`Cannot rotate ${err instanceof DisplayMatrixError && motion !== undefined ? motion : name}: ${err.message}`);
+        }
+        if (err instanceof ChangedMeanwhileError) throw conflict(`${name} was not rotated: ${err.message}`);
         throw err;
       }
-      // Stale already (the file is a new version); removed so nothing of the old one lingers.
-      await this.#dropCache(mediaPath);
-      return { path: mediaPath, ...result };
+      // Stale already (a new version of the file, or a new turn); removed so nothing of the old one lingers.
+      for (const file of files) await this.#dropCache(mediaPathOf(target.albumPath, file));
+      return change;
     });
   }
 
@@ -184,7 +247,7 @@ export class MediaActions {
     await this.#opts.albums.withAlbums([target.albumPath], async ([album]) => {
       const stat = await lstatOrUndefined(path.join(album!.dir, target.name));
       if (!stat || !(stat.isFile() || stat.isSymbolicLink())) throw mediaNotFound(mediaPath);
-      await album!.edit((record) => withCaption(record, target.name, text === '' ? undefined : text));
+      await album!.edit((record) => withFileEntry(record, 'captions', target.name, text === '' ? undefined : text));
     });
     return { path: mediaPath, caption: text === '' ? null : text };
   }
@@ -215,13 +278,13 @@ export class MediaActions {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw conflict(`A file of that name appeared in ${to.path} meanwhile; nothing was moved`);
         throw err;
       }
-      const caption = captionOf(await from.record(), name);
+      const entries = fileEntriesOf(await from.record(), name);
       if (from === to) await from.edit((record) => followReferences(record, '', name, newName));
       else {
         // A cover of `from` may now name the file below it (moved into a child album): rewritten, else dropped.
         const below = path.posix.relative(from.path, newPath);
         await from.edit((record) => followReferences(record, '', name, below.startsWith('../') ? undefined : below));
-        if (caption !== undefined) await to.edit((record) => withCaption(record, newName, caption));
+        if (entries.length > 0) await to.edit((record) => entries.reduce((next, [field, value]) => withFileEntry(next, field, newName, value) ?? next, record));
       }
       for (const f of files) await this.#moveCache(mediaPathOf(from.path, f.from), mediaPathOf(to.path, f.to));
     }
@@ -321,31 +384,46 @@ function checkNewName(raw: unknown, current: string): string {
   return name;
 }
 
-/** The caption album.json holds for `name`. */
-function captionOf(record: AlbumRecord, name: string): string | undefined {
-  const captions = record.captions;
-  if (typeof captions !== 'object' || captions === null || !Object.hasOwn(captions, name)) return undefined;
-  const text = (captions as Record<string, unknown>)[name];
-  return typeof text === 'string' ? text : undefined;
+/**
+ * The fields of album.json that hold something per file name (docs/api.md#albumjson): what
+ * follows a photo when it is renamed or moved, and goes when it is deleted.
+ */
+const PER_FILE_FIELDS = ['captions', 'rotations'] as const;
+type PerFileField = (typeof PER_FILE_FIELDS)[number];
+
+/** What album.json's `field` holds for `name` (unchecked: the record is validated as a whole when written). */
+function fileEntryOf(record: AlbumRecord, field: PerFileField, name: string): unknown {
+  const entries = Object.hasOwn(record, field) ? record[field] : undefined;
+  if (typeof entries !== 'object' || entries === null || !Object.hasOwn(entries, name)) return undefined;
+  return (entries as Record<string, unknown>)[name];
 }
 
-/** The record with `name`'s caption set, or removed (undefined); undefined when nothing changes. */
-function withCaption(record: AlbumRecord, name: string, text: string | undefined): AlbumRecord | undefined {
-  if (captionOf(record, name) === text) return undefined;
-  const current = typeof record.captions === 'object' && record.captions !== null ? (record.captions as Record<string, unknown>) : {};
+/** Every per-file entry of `name`, by field. */
+function fileEntriesOf(record: AlbumRecord, name: string): [PerFileField, unknown][] {
+  return PER_FILE_FIELDS.flatMap((field) => {
+    const value = fileEntryOf(record, field, name);
+    return value === undefined ? [] : [[field, value] as [PerFileField, unknown]];
+  });
+}
+
+/** The record with `name`'s entry in `field` set, or removed (undefined); undefined when nothing changes. */
+function withFileEntry(record: AlbumRecord, field: PerFileField, name: string, value: unknown): AlbumRecord | undefined {
+  if (fileEntryOf(record, field, name) === value) return undefined;
+  const current = Object.hasOwn(record, field) && typeof record[field] === 'object' && record[field] !== null ? (record[field] as Record<string, unknown>) : {};
   // Object.entries/fromEntries define every key as a plain field, "__proto__" included.
   const entries = Object.entries(current).filter(([key]) => key !== name);
-  if (text !== undefined) entries.push([name, text]);
-  const next: AlbumRecord = { ...record, captions: Object.fromEntries(entries) };
-  if (entries.length === 0) delete next.captions;
+  if (value !== undefined) entries.push([name, value]);
+  const next: AlbumRecord = { ...record, [field]: Object.fromEntries(entries) };
+  if (entries.length === 0) delete next[field];
   return next;
 }
 
 /**
  * What album.json says about a file that moved from `below/oldName` (relative to the album;
  * `below` is '' for the file's own album) to `newRel` (relative to the album too; undefined:
- * gone from below it): its caption follows a rename within the album, a cover naming it is
- * rewritten or dropped (falling back to the first photo). Undefined when nothing changes.
+ * gone from below it): its caption and rotation follow a rename within the album, a cover
+ * naming it is rewritten or dropped (falling back to the first photo). Undefined when nothing
+ * changes.
  */
 function followReferences(record: AlbumRecord, below: string, oldName: string, newRel: string | undefined): AlbumRecord | undefined {
   const oldRel = below === '' ? oldName : `${below}/${oldName}`;
@@ -357,11 +435,10 @@ function followReferences(record: AlbumRecord, below: string, oldName: string, n
     else next.thumbnail = newRel;
     changed = true;
   }
-  const caption = below === '' ? captionOf(record, oldName) : undefined;
-  if (caption !== undefined) {
-    next = withCaption(next, oldName, undefined) ?? next;
-    // Renamed within the album: the caption goes with it (to another album, the move carries it).
-    if (newRel !== undefined && !newRel.includes('/')) next = withCaption(next, newRel, caption) ?? next;
+  for (const [field, value] of below === '' ? fileEntriesOf(record, oldName) : []) {
+    next = withFileEntry(next, field, oldName, undefined) ?? next;
+    // Renamed within the album: the entry goes with it (to another album, the move carries it).
+    if (newRel !== undefined && !newRel.includes('/')) next = withFileEntry(next, field, newRel, value) ?? next;
     changed = true;
   }
   return changed ? next : undefined;

@@ -1,8 +1,18 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { badRequest, notFound } from '../../core/errors.js';
-import { isImage, isThumbnailSize, mediaKind, siteAssetCacheDir, THUMBNAIL_SIZE_NAMES, type ThumbnailSize } from '../../core/media-catalogue.js';
-import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
+import {
+  isImage,
+  isThumbnailSize,
+  type MediaKind,
+  mediaKind,
+  siteAssetCacheDir,
+  THUMBNAIL_SIZE_NAMES,
+  type ThumbnailSize,
+} from '../../core/media-catalogue.js';
+import { hasHiddenSegment, parseRelativePath, realRootOf } from '../../core/paths.js';
+import { type Rotation, rotationIn } from '../../core/albums/rotations.js';
 import { closeQuietly, createThumbnailCache, type OpenThumbnail, type ThumbnailSource } from '../../media/thumbnails.js';
 import type { MediaPool } from '../../media/pool.js';
 import type { AdminContext } from '../admin-context.js';
@@ -41,10 +51,25 @@ export function thumbnailPreviewRoutes(ctx: AdminContext): Router {
     const kind = mediaKind(rel);
     if (hasHiddenSegment(rel) || kind === undefined) throw notFound('File not found');
     const size = sizeOf(req);
-    const source: ThumbnailSource = { relPath: rel, absPath: await resolveExistingInside(ctx.config.albumsDir, rel), kind };
-    if (!(await fs.promises.stat(source.absPath)).isFile()) throw notFound('File not found');
+    const absPath = await resolveExistingInside(ctx.config.albumsDir, rel);
+    if (!(await fs.promises.stat(absPath)).isFile()) throw notFound('File not found');
+    const source: ThumbnailSource = { relPath: rel, absPath, kind, rotation: await rotationAt(absPath, kind) };
     send(req, res, await albumThumbnails.open(source, size, { signal: aborted(res) }));
   });
+
+  /**
+   * The owner's turn of a photo (docs/api.md#rotations), as the album really holding the file
+   * records it (a link shows its target as the public site does): from the admin's index,
+   * which is rescanned after each action and watches the tree.
+   */
+  async function rotationAt(absPath: string, kind: MediaKind): Promise<Rotation> {
+    const rel = path
+      .relative(await realRootOf(ctx.config.albumsDir), absPath)
+      .split(path.sep)
+      .join('/');
+    const slash = rel.lastIndexOf('/');
+    return rotationIn(ctx.index.album(slash < 0 ? '' : rel.slice(0, slash))?.meta, rel.slice(slash + 1), kind);
+  }
 
   return router;
 }

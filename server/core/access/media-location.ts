@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AlbumIndex } from '../albums/album-index.js';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
 import { filesOf } from '../albums/live-photos.js';
+import { type Rotation, rotationIn } from '../albums/rotations.js';
 import { mediaKind } from '../media-catalogue.js';
 import { hasHiddenSegment, isInside, isMissing, realRootOf } from '../paths.js';
 
@@ -12,6 +13,11 @@ export interface MediaLocation {
   readonly absPath: string;
   /** The album that really holds the file: the item's own album, or a symlink's target album. */
   readonly realAlbum: Album;
+  /**
+   * The owner's turn of the photo (docs/api.md#rotations), as the album that really holds it
+   * records it: a link shows the file as its own album does, as it would a JPEG's EXIF turn.
+   */
+  readonly rotation: Rotation;
 }
 
 /**
@@ -123,7 +129,7 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
       if (!realAlbum || !mediaNames(realAlbum).has(name)) return undefined;
       // stat never blocks, even on a FIFO; opening one would.
       if (!(await fs.stat(real)).isFile()) return undefined;
-      return { absPath: real, realAlbum };
+      return { absPath: real, realAlbum, rotation: rotationIn(realAlbum.meta, name, item.kind) };
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -131,7 +137,9 @@ export function createMediaLocator(index: AlbumIndex, albumsDir: string): MediaL
   }
 
   const plainFile = (album: Album, listing: Listing, item: MediaItem): MediaLocation | undefined =>
-    listing.files.has(item.name) ? { absPath: path.join(listing.dir, item.name), realAlbum: album } : undefined;
+    listing.files.has(item.name)
+      ? { absPath: path.join(listing.dir, item.name), realAlbum: album, rotation: rotationIn(album.meta, item.name, item.kind) }
+      : undefined;
 
   /** The items and motion files that are plain files of the album; links are left undefined for `locateAll`. */
   function plainLocations(album: Album, listing: Listing): readonly (ItemLocation | undefined)[] {

@@ -1,5 +1,6 @@
 /** The album metadata record (docs/api.md#albumjson), as read from `album.json`. */
 
+import { isRotationMap, type Rotation, ROTATIONS_RULE, rotationsOf } from './rotations.js';
 import { parseShareLinks, SHARE_LINKS_RULE, type ShareLink } from './share-links.js';
 
 export const ALBUM_STYLES = ['grid', 'masonry', 'single'] as const;
@@ -33,6 +34,8 @@ export interface AlbumMeta {
   readonly date: string | undefined;
   /** Captions by file name (shown in the viewer and as alt text); a Map, so no name reaches Object.prototype. */
   readonly captions: ReadonlyMap<string, string>;
+  /** The owner's turns of photos by file name (server/core/albums/rotations.ts), zeros left out. */
+  readonly rotations: ReadonlyMap<string, Rotation>;
   /** Share links per recipient (server/core/albums/share-links.ts); empty when none. */
   readonly shareLinks: readonly ShareLink[];
 }
@@ -93,6 +96,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     description: [isString, 'a string'],
     date: [isIsoDate, 'a date written YYYY-MM-DD'],
     captions: [isCaptionMap, 'an object of file names to caption strings'],
+    rotations: [isRotationMap, ROTATIONS_RULE],
     shareLinks: [(v) => parseShareLinks(v) !== undefined, SHARE_LINKS_RULE],
   } satisfies Record<string, [FieldCheck, string]>),
 );
@@ -160,6 +164,7 @@ export function toAlbumMeta(raw: unknown): AlbumMeta {
     description: opt<string>('description') || undefined,
     date: opt<string>('date'),
     captions: new Map(Object.entries(opt<Record<string, string>>('captions') ?? {})),
+    rotations: rotationsOf(opt<Record<string, Rotation>>('rotations')),
     // Checked above: a list that does not parse has already been refused.
     shareLinks: parseShareLinks(opt('shareLinks')) ?? [],
   });

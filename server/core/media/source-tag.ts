@@ -27,9 +27,14 @@ export const SOURCE_TAG_HEAD_BYTES = 256;
 const SOI = 0xd8;
 const COM = 0xfe;
 
-/** `size.mtime.ino` in base 36: only [0-9a-z.], so it can go into an ETag as it is. */
-export function sourceTagOf(stats: SourceIdentity): string {
-  return `${stats.size.toString(36)}.${Math.round(stats.mtimeMs * 1000).toString(36)}.${stats.ino.toString(36)}`;
+/**
+ * `size.mtime.ino` in base 36: only [0-9a-z.], so it can go into an ETag as it is. A photo the
+ * owner turned in album.json (server/core/albums/rotations.ts) adds `.r90`: what is made of it
+ * changes with the turn though the file does not, so a thumbnail made before is stale.
+ */
+export function sourceTagOf(stats: SourceIdentity, rotation = 0): string {
+  const tag = `${stats.size.toString(36)}.${Math.round(stats.mtimeMs * 1000).toString(36)}.${stats.ino.toString(36)}`;
+  return rotation === 0 ? tag : `${tag}.r${rotation}`;
 }
 
 /** `image` (a JPEG or a WebP) carrying `tag` at its head, where sourceTagIn finds it. */

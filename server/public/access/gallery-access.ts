@@ -93,6 +93,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       protected: isProtected(album) || isProtected(where.realAlbum),
       // Either album's choice holds: a link must not carry a location its own album hides, nor show one where it is shown.
       hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
+      rotation: where.rotation,
     } satisfies ResolvedMedia;
   };
 

@@ -11,6 +11,7 @@ import type { TaskPriority } from '../../media/priority-lane.js';
 import type { Logger } from '../../core/logger.js';
 import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
 import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
+import { isRotation } from '../../core/albums/rotations.js';
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -52,7 +53,7 @@ export interface DimensionsProvider {
 /** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
 export interface HeaderReader {
   dimensions(
-    task: { src: string; kind: MediaKind },
+    task: { src: string; kind: MediaKind; rotate?: number },
     opts?: { priority?: TaskPriority },
   ): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
   videoInfo(
@@ -64,7 +65,7 @@ export interface HeaderReader {
 }
 
 /** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
-export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string } | undefined>;
+export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string; readonly rotation?: number } | undefined>;
 
 export interface DimensionsCacheOptions {
   /** The symlink rule: files are read only where it says, never at a joined path. */
@@ -86,10 +87,12 @@ export interface DimensionsCacheOptions {
   readonly log: Logger;
 }
 
-/** What is kept per file: its identity (mtime and size) and what was read from it. */
+/** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
 interface Stored {
   readonly mtimeMs: number;
   readonly size: number;
+  /** The owner's turn the size and placeholder were read with (docs/api.md#rotations); absent: none. */
+  readonly rotation?: number;
   readonly width: number;
   readonly height: number;
   readonly duration?: number;
@@ -97,6 +100,13 @@ interface Stored {
   readonly playback?: VideoPlayback;
   /** The date the file carries (EXIF, container); absent when it has none. */
   readonly taken?: TakenDate;
+}
+
+/** The version of a file a read is for: its identity, and the owner's turn it is read with. */
+interface FileVersion {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly rotation: number;
 }
 
 interface AlbumRecord {
@@ -115,7 +125,7 @@ const FILE_VERSION = 4;
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
  * then remembered: in memory per MediaItem (a rescan makes new items, so a replaced file
  * is looked at again), and on disk per album under `CACHE_DIR/dimensions/{album}/`, keyed
- * by file name, mtime and size, so a restart does not read every header again. A video's
+ * by file name, mtime and size, and the owner's turn of a photo (docs/api.md#rotations), so a restart does not read every header again. A video's
  * probe also gives its playback plan (which sources the page offers), kept the same way, so
  * an album page never probes a video itself; and every header read gives the date the file
  * was taken, so album order and date ranges never read a file of their own.
@@ -285,8 +295,8 @@ export class DimensionsCache {
     return dimensionsFile(this.#opts.cacheDir, albumPath);
   }
 
-  /** Where the file of an item is and its stat; undefined (and known unreadable) when it is not a file there. */
-  async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: { mtimeMs: number; size: number } } | undefined> {
+  /** Where the file of an item is and its version (identity and the owner's turn); undefined (and known unreadable) when it is not a file there. */
+  async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: FileVersion } | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
     const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
     // Checked again here: a worker opening a FIFO would wait on it for good.
@@ -294,13 +304,13 @@ export class DimensionsCache {
       this.#known.set(item, null);
       return undefined;
     }
-    return { absPath: where.absPath, stat };
+    return { absPath: where.absPath, stat: { mtimeMs: stat.mtimeMs, size: stat.size, rotation: where.rotation ?? 0 } };
   }
 
   /** Takes the item's entry from the album record when it is of the file as it is now. */
-  #fromRecord(item: MediaItem, record: AlbumRecord, stat: { mtimeMs: number; size: number }): boolean {
+  #fromRecord(item: MediaItem, record: AlbumRecord, stat: FileVersion): boolean {
     const stored = record.entries.get(item.name);
-    if (!stored || stored.mtimeMs !== stat.mtimeMs || stored.size !== stat.size) return false;
+    if (!stored || stored.mtimeMs !== stat.mtimeMs || stored.size !== stat.size || (stored.rotation ?? 0) !== stat.rotation) return false;
     this.#known.set(item, toDimensions(stored));
     return true;
   }
@@ -321,15 +331,8 @@ export class DimensionsCache {
   }
 
   /** Reads one item's header (once per file version, however many ask); true when the record changed. */
-  async #fill(
-    node: TreeNode,
-    item: MediaItem,
-    record: AlbumRecord,
-    src: string,
-    stat: { mtimeMs: number; size: number },
-    priority: 'grid' | 'background',
-  ): Promise<boolean> {
-    const key = `${src}\0${stat.mtimeMs}\0${stat.size}`;
+  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord, src: string, stat: FileVersion, priority: 'grid' | 'background'): Promise<boolean> {
+    const key = `${src}\0${stat.mtimeMs}\0${stat.size}\0${stat.rotation}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
     if (!reading) {
@@ -347,19 +350,22 @@ export class DimensionsCache {
     return true;
   }
 
-  async #read(src: string, kind: MediaKind, stat: { mtimeMs: number; size: number }, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
+  async #read(src: string, kind: MediaKind, stat: FileVersion, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
     const release = await (priority === 'background' ? this.#backgroundSlots : this.#slots).acquire();
     try {
       if (this.#closed) return undefined;
       const { reader } = this.#opts;
       // A video's info holds its duration too, for the badge: one probe gives both.
       const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
-        kind === 'video' ? videoRead(await reader.videoInfo({ src }, { priority })) : await reader.dimensions({ src, kind }, { priority });
+        kind === 'video'
+          ? videoRead(await reader.videoInfo({ src }, { priority }))
+          : await reader.dimensions({ src, kind, ...(stat.rotation ? { rotate: stat.rotation } : {}) }, { priority });
       if (!(read.width > 0 && read.height > 0)) return null;
       const { duration, playback, thumbHash, taken } = read;
       const stored: Stored = {
         mtimeMs: stat.mtimeMs,
         size: stat.size,
+        ...(stat.rotation ? { rotation: stat.rotation } : {}),
         width: read.width,
         height: read.height,
         ...(isThumbHash(thumbHash) ? { thumbHash } : {}),
@@ -504,6 +510,7 @@ function isStored(v: unknown): v is Stored {
   return (
     typeof s.mtimeMs === 'number' &&
     typeof s.size === 'number' &&
+    (s.rotation === undefined || isRotation(s.rotation)) &&
     positive(s.width) &&
     positive(s.height) &&
     (s.duration === undefined || positive(s.duration)) &&

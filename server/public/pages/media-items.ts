@@ -30,7 +30,7 @@ export interface MediaView {
   /** Its caption in album.json, shown by the viewer; null when it has none. */
   readonly caption: string | null;
   readonly original: string;
-  /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC). */
+  /** What "view full resolution" opens: the original, or a full-size JPEG of a photo browsers cannot display (HEIC) or that the owner turned. */
   readonly full: string;
   readonly src: string;
   readonly large: string;
@@ -143,6 +143,8 @@ export async function mediaViews(
     // The original is refused to this visitor: the tile and the viewer's full resolution show the large thumbnail.
     const viewOnly = m.kind === 'image' && onPage[i]!.downloadable === false;
     const large = thumbnailUrl(mediaPath, LIGHTBOX_THUMBNAIL, v);
+    // Browsers show the original as it is stored: a photo the owner turned in album.json is shown full size as a turned JPEG.
+    const fullSize = m.kind === 'image' && (!isViewableImage(m.name) || (v?.rotation ?? 0) !== 0);
     return {
       index: offset + i,
       name: m.name,
@@ -152,7 +154,7 @@ export async function mediaViews(
       taken,
       caption,
       original: viewOnly ? large : originalUrl(mediaPath),
-      full: viewOnly ? large : m.kind === 'image' && !isViewableImage(m.name) ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
+      full: viewOnly ? large : fullSize ? fullSizeUrl(mediaPath, v) : originalUrl(mediaPath),
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, v),
       large,
       srcset: thumbnailSrcset(mediaPath, v),

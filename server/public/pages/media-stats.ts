@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Album, MediaItem, TreeNode } from '../../core/albums/album-tree.js';
 import type { LocateMedia } from '../../core/access/media-location.js';
+import type { Rotation } from '../../core/albums/rotations.js';
 import { inBatches } from '../../core/in-batches.js';
 
 /** Files stat'ed at once when a whole album is asked for (server/core/in-batches.ts). */
@@ -14,10 +15,12 @@ export interface MediaStat {
   readonly realAlbum: Album;
   /** Where the file really is (the symlink rule's answer): what a media task may read. */
   readonly absPath: string;
+  /** The owner's turn of a photo (docs/api.md#rotations): part of its version, so its thumbnails' URLs change with it. */
+  readonly rotation: Rotation;
 }
 
 /**
- * Identities (mtime, size, inode) of media files for thumbnail URL versions (`&v=`), read lazily when a page first
+ * Identities (mtime, size, inode, the owner's turn) of media files for thumbnail URL versions (`&v=`), read lazily when a page first
  * needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
  * gets a fresh stat without any explicit invalidation. Files are stat'ed where the symlink
  * rule says they really are; an item it does not follow has no stat.
@@ -38,7 +41,7 @@ export class MediaStats {
       const where = await this.#locate(node, item);
       if (where) {
         const s = await fs.stat(where.absPath);
-        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum, absPath: where.absPath };
+        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum, absPath: where.absPath, rotation: where.rotation };
       }
     } catch {
       stat = null;

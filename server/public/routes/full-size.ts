@@ -7,8 +7,9 @@ import { PRIVATE_IMMUTABLE, PUBLIC_IMMUTABLE } from './originals.js';
 
 /**
  * GET /api/full-size?path= (docs/api.md#get-apifull-sizepath): the full-size JPEG of a photo
- * browsers cannot display (HEIC, TIFF), for the viewer's "full resolution". Photos browsers
- * display have none: their original is the full resolution. Page URLs carry `&v=` the
+ * browsers cannot display (HEIC, TIFF), or of one the owner turned in album.json
+ * (docs/api.md#rotations), for the viewer's "full resolution". Other photos have none: their
+ * original is the full resolution. Page URLs carry `&v=` the
  * original's version, as thumbnails' do, so the answer is immutable.
  */
 export function createFullSizeRouter({ fullSize, resolveMedia }: { fullSize: FullSizeCache; resolveMedia: MediaResolver }): Router {
@@ -16,7 +17,7 @@ export function createFullSizeRouter({ fullSize, resolveMedia }: { fullSize: Ful
   router.get('/api/full-size', async function fullSizeJpeg(req, res, next) {
     const media = await resolveMedia(req, req.query.path, 'original');
     if (media.kind !== 'image') throw badRequest('Invalid parameter: path must name an image');
-    if (isViewableImage(media.relPath)) throw notFound('This photo has no full-size JPEG: browsers show its original');
+    if (isViewableImage(media.relPath) && media.rotation === 0) throw notFound('This photo has no full-size JPEG: browsers show its original');
     const file = await fullSize.open(media);
     res.sendFile(
       file.path,

@@ -10,6 +10,7 @@ import { AlbumIndex } from '../../../server/core/albums/album-index.js';
 import { type Config, loadConfig } from '../../../server/core/config.js';
 import { createAdminApp } from '../../../server/admin/app.js';
 import type { MediaPool } from '../../../server/media/pool.js';
+import { type Gallery, createGallery } from '../../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../../support/temp-dir.js';
 import { quietLogger } from '../../support/capture-logger.js';
 
@@ -57,6 +58,41 @@ export async function createAdminFixture(opts: { maxUploadBytes?: number; mediaP
     },
     close() {
       index.close();
+      removeTempDir(root);
+    },
+  };
+}
+
+/** The public gallery and the admin over one temp tree, as they run side by side. */
+export interface SiteWithAdmin {
+  readonly root: string;
+  readonly config: Config;
+  readonly gallery: Gallery;
+  readonly admin: Express;
+  close(): Promise<void>;
+}
+
+/**
+ * A temp tree (albums filled by `fill` first, content, cache) with the public gallery over it,
+ * watching it as in production, and the admin app with its own index (rescanned after each
+ * of its writes); no server is listening.
+ */
+export async function openSiteWithAdmin(prefix: string, fill: (albumsDir: string) => Promise<void> | void = () => undefined): Promise<SiteWithAdmin> {
+  const root = makeTempDir(prefix);
+  for (const dir of ['albums', 'content', 'cache']) fs.mkdirSync(path.join(root, dir));
+  await fill(path.join(root, 'albums'));
+  const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', ADMIN_PORT: '0', PORT: '0', WORKERS: '1' }, root);
+  const gallery = await createGallery(config, { watch: true, log: quietLogger });
+  const index = await AlbumIndex.open({ albumsDir: config.albumsDir, watch: false, log: quietLogger });
+  const admin = createAdminApp(config, { index, log: quietLogger });
+  return {
+    root,
+    config,
+    gallery,
+    admin,
+    async close() {
+      index.close();
+      await gallery.close();
       removeTempDir(root);
     },
   };

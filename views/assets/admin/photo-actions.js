@@ -1,6 +1,6 @@
 // The media of one album: a grid of previews (thumbnails and video posters, never the
 // originals), and for each photo or video a dialog with what the owner can do to it: caption,
-// rename, move to another album, rotate (JPEG, lossless), make it the cover, delete it.
+// rename, move to another album, rotate (never re-encoded), make it the cover, delete it.
 // Every action is one call of the admin API (docs/api.md#admin-server).
 import { api } from './api.js';
 import { encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
@@ -14,7 +14,12 @@ const extensionOf = (name) => {
   return dot > 0 ? name.slice(dot) : '';
 };
 
-const canRotate = (m) => m.kind === 'image' && /\.jpe?g$/i.test(m.name);
+/** How "Rotate" turns each kind of file (the server says which applies: `turnedBy`, docs/api.md#rotations). */
+const TURN_HINTS = {
+  'exif-orientation': 'Turned losslessly, through its orientation tag.',
+  'album-rotation': 'The original stays as it is (downloads too); the gallery shows it turned.',
+  'display-matrix': 'Turned without re-encoding, through its display matrix.',
+};
 
 /**
  * The "Media" section of an album. `ctx`: { save(patch, message) (PUT of the album),
@@ -156,7 +161,7 @@ function photoDialog(album, ctx) {
     const rotate = (degrees) => async () => {
       const done = await act(post('rotate', { degrees }), degrees > 0 ? 'Turned right' : 'Turned left', { close: false });
       if (!done) return;
-      // The file is a new version: show its new preview.
+      // A new version of the file, or a new turn of it: its preview has a new URL.
       const fresh = (await api('GET', albumUrl)).media.find((f) => f.name === m.name);
       if (fresh) render(fresh);
     };
@@ -192,12 +197,13 @@ function photoDialog(album, ctx) {
           h(
             'div',
             { class: 'row' },
-            canRotate(m)
+            m.turnedBy
               ? [
                   h('button', { type: 'button', on: { click: rotate(-90) } }, '↺ Rotate left'),
                   h('button', { type: 'button', on: { click: rotate(90) } }, '↻ Rotate right'),
+                  h('span', { class: 'explain', text: TURN_HINTS[m.turnedBy] ?? '' }),
                 ]
-              : h('span', { class: 'explain', text: 'Only JPEG photos can be rotated here (losslessly, through their orientation tag).' }),
+              : h('span', { class: 'explain', text: 'This video cannot be rotated without re-encoding it: turn it in a video editor.' }),
           ),
           h(
             'div',
