@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import { loadConfig } from './core/config.js';
 import { createLogger } from './core/logger.js';
 import { createGallery } from './gallery.js';
-import { collectWhenQuiet } from './idle-gc.js';
+import { collectWhenQuiet } from './core/idle-gc.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before they are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;

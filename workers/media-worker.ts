@@ -23,6 +23,7 @@ import { playbackFactsOf, webVideo } from './web-video.js';
 import { contentId } from './content-id.js';
 import { takenFromExif, takenFromVideoTags } from '../server/core/media/taken-date.js';
 import { turnedSize } from '../server/core/albums/rotations.js';
+import { collectWhenQuiet } from '../server/core/idle-gc.js';
 import { coverFocus, siteIcon } from './site-images.js';
 import {
   type DecodedImage,
@@ -240,8 +241,17 @@ function turned(image: Sharp, rotate: number | undefined): Sharp {
   return rotate ? image.rotate(rotate) : image;
 }
 
+/**
+ * The pixels of a burst's last tasks (decoded 24 MP photos held as Buffers, tens of MB each)
+ * are freed only when this thread's heap is collected, which nothing triggers once the tasks
+ * stop coming: one full collection a few seconds after the last task started gives them back.
+ */
+const WORKER_QUIET_MS = 3000;
+const quiet = collectWhenQuiet(WORKER_QUIET_MS);
+
 /** Tells the pool the task starts now, and gives the task's own timeouts their budget. */
 function start(task: TaskClock): Budget {
+  quiet.touch();
   parentPort?.postMessage(taskStarted(task.runId));
   return new Budget(task.deadlineMs);
 }

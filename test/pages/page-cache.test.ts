@@ -137,6 +137,11 @@ describe('rendered album pages kept in memory', () => {
     expect(soon.text).to.equal(cold.text);
     expect(renders).to.equal(1);
     await new Promise((r) => setTimeout(r, UNFINISHED_MS + 50));
+    // Its moment over, it is still sent at once, while it is made again for the next visitor.
+    const stale = await app().get('/photos/2024/trip').expect(200);
+    expect(stale.text).to.equal(cold.text);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(renders).to.equal(2);
     const warm = await app().get('/photos/2024/trip').expect(200);
     expect(warm.text).to.match(/data-name="b.jpg"[^>]*data-width="640"/);
     // Final now: kept for good.
@@ -187,7 +192,7 @@ describe('PageCache', () => {
     expect(cache.get(1, 'a')).to.equal(undefined);
   });
 
-  it('should forget a page kept for a moment once its moment is over', async () => {
+  it('should send a page kept for a moment after its moment while making it anew, once', async () => {
     const cache = new PageCache();
     cache.set(1, 'brief', 'soon stale', 40);
     cache.set(1, 'final', 'for good');
@@ -195,7 +200,18 @@ describe('PageCache', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect(cache.get(1, 'brief')).to.equal(undefined);
     expect(cache.get(1, 'final')?.html).to.equal('for good');
-    expect(cache.size).to.equal(1);
+    let made = 0;
+    const make = async () => {
+      made++;
+      await new Promise((r) => setTimeout(r, 20));
+      return { html: 'made anew' };
+    };
+    const sent = await Promise.all([cache.make(1, 'brief', make), cache.make(1, 'brief', make)]);
+    expect(sent.map((p) => p.html)).to.deep.equal(['soon stale', 'soon stale']);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(made).to.equal(1);
+    expect((await cache.make(1, 'brief', make)).html).to.equal('made anew');
+    expect(made).to.equal(1);
   });
 
   it('should make a page once for callers at the same moment, and again when making it failed', async () => {

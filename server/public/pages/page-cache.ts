@@ -76,9 +76,10 @@ interface Entry {
  * the least recently used pages go first past `maxBytes`.
  *
  * A page that is not final (a cold album's tiles still without sizes, its dates still being
- * read) is kept a moment only, and made once however many ask for it at the same time: a new
- * album shared with everyone at once is rendered a few times a second at most, not once per
- * visitor while its files are read.
+ * read) is kept a moment only, then made again while it is still sent (stale while it is
+ * made anew), and made once however many ask for it at the same time: a new album shared with
+ * everyone at once is rendered every few seconds at most, not once per visitor while its
+ * files are read, and only its first visitor waits for a render.
  */
 export class PageCache {
   readonly #entries = new Map<string, Entry>();
@@ -91,13 +92,9 @@ export class PageCache {
   get(version: number, key: string): CachedPage | undefined {
     if (version !== this.#version) return undefined;
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#entries.delete(key);
-    if (entry.until <= performance.now()) {
-      this.#bytes -= weight(entry.page);
-      return undefined;
-    }
+    if (!entry || entry.until <= performance.now()) return undefined;
     // Least recently used first: a Map iterates in insertion order.
+    this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.page;
   }
@@ -122,10 +119,20 @@ export class PageCache {
     return page;
   }
 
-  /** The page under `key`: from the cache, from a making of it under way, else made now by `make` and kept. */
+  /**
+   * The page under `key`: from the cache, else from a making of it under way, else made now by
+   * `make` and kept. A page kept a moment whose moment is over is still sent, while a new one
+   * is made for whoever asks next: a cold album's visitors never wait for a render but the
+   * first (which may wait seconds for its tiles' sizes).
+   */
   make(version: number, key: string, make: () => Promise<MadePage>): Promise<CachedPage> {
-    const hit = this.get(version, key);
-    if (hit) return Promise.resolve(hit);
+    const entry = version === this.#version ? this.#entries.get(key) : undefined;
+    if (entry) {
+      // Least recently used first: a Map iterates in insertion order.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      if (entry.until > performance.now()) return Promise.resolve(entry.page);
+    }
     const id = `${version}\0${key}`;
     let making = this.#making.get(id);
     if (!making) {
@@ -133,8 +140,10 @@ export class PageCache {
         .then(({ html, keepMs }) => this.set(version, key, html, keepMs))
         .finally(() => this.#making.delete(id));
       this.#making.set(id, making);
+      // Nobody may wait for this one (a stale page was sent): its failure is the next asker's.
+      making.catch(() => undefined);
     }
-    return making;
+    return entry ? Promise.resolve(entry.page) : making;
   }
 
   /** Pages held (tests). */

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { isInertMediaType } from '../../server/http/security-headers.js';
+import { GalleryFixture } from '../support/gallery-fixture.js';
+import { writeVideo } from '../support/media-fixtures.js';
+
+/** Which responses carry which security headers (server/http/security-headers.ts). */
+describe('security headers', () => {
+  const fx = new GalleryFixture();
+  let app: ReturnType<typeof request>;
+  const documentOnly = ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy'];
+
+  before(async function () {
+    this.timeout(60_000);
+    await fx.build({ '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg'] } });
+    await writeVideo(fx.path('2024/trip/clip.mp4'));
+    await fx.start();
+    app = request(fx.gallery.handler);
+  });
+  after(() => fx.close());
+
+  it('should give pages, scripts, styles, JSON, SVG and error pages every header', async () => {
+    const page = await app.get('/photos/2024/trip').expect(200);
+    const css = /href="(\/assets\/site\.css\?v=[^"]+)"/.exec(page.text)![1]!;
+    for (const [url, status] of [
+      ['/photos/2024/trip', 200],
+      ['/', 200],
+      [css, 200],
+      ['/assets/album.js', 200],
+      ['/api/album-media?path=2024%2Ftrip', 200],
+      ['/favicon.svg', 200],
+      ['/photos/nowhere', 404],
+      ['/api/thumbnail?path=2024%2Ftrip%2Fmissing.jpg&size=small', 404],
+    ] as const) {
+      const res = await app.get(url).expect(status);
+      for (const name of documentOnly) expect(res.headers[name], `${name} of ${url}`).to.be.a('string');
+      expect(res.headers['x-content-type-options'], url).to.equal('nosniff');
+    }
+  });
+
+  it('should leave the document-only headers off thumbnails, originals, videos and ZIPs, keeping nosniff', async () => {
+    for (const url of [
+      '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small',
+      '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small&format=webp',
+      '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small',
+      '/albums/2024/trip/a.jpg',
+      '/albums/2024/trip/clip.mp4',
+      '/api/download-album?path=2024%2Ftrip',
+    ]) {
+      const res = await app.get(url).expect(200);
+      for (const name of documentOnly) expect(res.headers, `${name} of ${url}`).to.not.have.property(name);
+      expect(res.headers['x-content-type-options'], url).to.equal('nosniff');
+      expect(res.headers['referrer-policy'], url).to.equal('same-origin');
+    }
+    // A Range answer of a video, too.
+    const part = await app.get('/albums/2024/trip/clip.mp4').set('Range', 'bytes=0-99').expect(206);
+    expect(part.headers).to.not.have.property('content-security-policy');
+  });
+
+  it('should count only raster images, video, audio and ZIP as inert', () => {
+    for (const t of ['image/jpeg', 'image/webp', 'image/png; charset=binary', 'video/mp4', 'video/quicktime', 'audio/mpeg', 'application/zip']) {
+      expect(isInertMediaType(t), t).to.equal(true);
+    }
+    for (const t of ['image/svg+xml', 'text/html; charset=utf-8', 'application/json', 'text/javascript', 'application/xml', 'image/svg', '', undefined, 42]) {
+      expect(isInertMediaType(t), String(t)).to.equal(false);
+    }
+  });
+});
