@@ -78,7 +78,8 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
       only.dest !== undefined
         ? await writeAtomically(shrunk.jpeg({ quality: 85 }), only.dest, task.tag)
         : await writeAtomically(shrunk.webp(webpOutput(only.width)), only.webpDest!, task.tag);
-    return [{ size: only.size, ...written }];
+    const { width, height, bytes } = written;
+    return [{ size: only.size, width, height, bytes }];
   }
 
   // Several outputs: the oriented, shrunk pixels are kept raw and every output is encoded from them.
@@ -94,7 +95,7 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
     const webp = out.webpDest === undefined ? undefined : await writeAtomically(encoder().webp(webpOutput(out.width)), out.webpDest, task.tag);
     const written = jpeg ?? webp;
     if (written === undefined) throw new Error(`thumbnail output ${out.size} names no file to write`);
-    results.push({ size: out.size, ...written });
+    results.push({ size: out.size, width: written.width, height: written.height });
   }
   return results;
 }
@@ -136,7 +137,8 @@ export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensio
   const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: 90 });
-  return writeAtomically(pipeline, task.dest, task.tag);
+  const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
+  return { width, height };
 }
 
 /**
@@ -310,17 +312,43 @@ const PLACEHOLDER_SECONDS = 2;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
 const EXIF_HEAD_BYTES = 256 * 1024;
 
-async function writeAtomically(pipeline: Sharp, dest: string, tag: string | undefined): Promise<Dimensions> {
-  await fs.mkdir(path.dirname(dest), { recursive: true });
+async function writeAtomically(pipeline: Sharp, dest: string, tag: string | undefined): Promise<Dimensions & { bytes: Buffer }> {
+  await ensureDir(path.dirname(dest));
   const tmp = tempNameFor(dest);
   try {
     const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-    await fs.writeFile(tmp, tag === undefined ? data : withSourceTag(data, tag), { flag: 'wx' });
+    const bytes = tag === undefined ? data : withSourceTag(data, tag);
+    await writeNew(tmp, bytes);
     await fs.rename(tmp, dest);
-    return { width: info.width, height: info.height };
+    return { width: info.width, height: info.height, bytes };
   } catch (err) {
     await fs.rm(tmp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Directories of the cache this worker has made: a cold tile is a mkdir (two system calls
+ * through the thread pool) less. One deleted since (the admin clearing the cache) is made
+ * again when the write into it finds it gone.
+ */
+const knownDirs = new Set<string>();
+
+async function ensureDir(dir: string): Promise<void> {
+  if (knownDirs.has(dir)) return;
+  await fs.mkdir(dir, { recursive: true });
+  knownDirs.add(dir);
+}
+
+/** Writes `bytes` to the new file `tmp`, making its directory again if it went since ensureDir saw it. */
+async function writeNew(tmp: string, bytes: Buffer): Promise<void> {
+  try {
+    await fs.writeFile(tmp, bytes, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    knownDirs.delete(path.dirname(tmp));
+    await ensureDir(path.dirname(tmp));
+    await fs.writeFile(tmp, bytes, { flag: 'wx' });
   }
 }
 

@@ -75,6 +75,11 @@ export interface ThumbnailResult {
   size: string;
   width: number;
   height: number;
+  /**
+   * The file's bytes as written, when the task made one size in one format (what a visitor
+   * waits for): the cache sends them without reading back the file it has just written.
+   */
+  bytes?: Uint8Array;
 }
 
 export interface FullSizeTask {

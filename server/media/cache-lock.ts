@@ -91,13 +91,23 @@ async function lockState(lock: string): Promise<'free' | 'held' | 'stale'> {
   return isStale(await readOwner(lock), mtimeMs) ? 'stale' : 'held';
 }
 
+/** Creates `lock`, and its directory when it has none yet (a cold cache: the first file of a size or album). */
+async function openNew(lock: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(lock, 'wx');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await fs.mkdir(path.dirname(lock), { recursive: true });
+    return fs.open(lock, 'wx');
+  }
+}
+
 /** Takes the lock of `file` when nobody holds it (or its holder is gone); undefined when another process does. */
 export async function tryLock(file: string): Promise<HeldLock | undefined> {
   const lock = lockFileOf(file);
-  await fs.mkdir(path.dirname(lock), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await fs.open(lock, 'wx');
+      const handle = await openNew(lock);
       try {
         // The id tells this lock from one that replaced it (an inode number is reused at once).
         const id = crypto.randomBytes(8).toString('hex');

@@ -1,3 +1,4 @@
+import type { ThumbnailResult } from '../../workers/tasks.js';
 import fs from 'node:fs/promises';
 import {
   DEFAULT_THUMBNAIL_FORMAT,
@@ -103,9 +104,16 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
 
   /**
    * Makes `variants` of the original at version `tag`: joins the tasks under way, one new task
-   * for the rest. Resolves true when another process made them all (this one only waited).
+   * for the rest. Resolves with whether another process made them all (this one only waited),
+   * and the bytes of those a worker here wrote and gave back.
    */
-  async function generate(source: ThumbnailSource, tag: string, variants: readonly Variant[], priority: TaskPriority, signal?: AbortSignal): Promise<boolean> {
+  async function generate(
+    source: ThumbnailSource,
+    tag: string,
+    variants: readonly Variant[],
+    priority: TaskPriority,
+    signal?: AbortSignal,
+  ): Promise<{ elsewhere: boolean; bytes: ReadonlyMap<string, Buffer> }> {
     const waits: Promise<void>[] = [];
     const jobs: SharedJob[] = [];
     const missing = variants.filter((v) => {
@@ -117,7 +125,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       return !job;
     });
     if (missing.length > 0) {
-      const outcome: Outcome = { elsewhere: false };
+      const outcome: Outcome = { elsewhere: false, bytes: new Map() };
       const job = new SharedJob((jobSignal) => makeAcrossProcesses(source, tag, missing, priority, jobSignal, outcome));
       outcomes.set(job, outcome);
       jobs.push(job);
@@ -130,7 +138,9 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       waits.push(job.join(priority, signal));
     }
     await Promise.all(waits);
-    return jobs.every((job) => outcomes.get(job)?.elsewhere === true);
+    const bytes = new Map<string, Buffer>();
+    for (const job of jobs) for (const [key, b] of outcomes.get(job)?.bytes ?? []) bytes.set(key, b);
+    return { elsewhere: jobs.every((job) => outcomes.get(job)?.elsewhere === true), bytes };
   }
 
   /** The pool task that makes `variants` of the original at version `tag`, from one decode per size. */
@@ -175,7 +185,11 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
     const make = async (vs: readonly Variant[]) => {
       const started = performance.now();
       task = pool.submit('thumbnail', taskFor(source, tag, vs), { priority: urgency, signal });
-      await task.result;
+      const results = (await task.result) as ThumbnailResult[];
+      // One size in one format comes back with its bytes (workers/tasks.ts): kept for the requests waiting for it.
+      const only = vs.length === 1 ? vs[0]! : undefined;
+      const written = only && results.find((r) => r.size === only.size)?.bytes;
+      if (only && written) outcome.bytes.set(variantKey(only), Buffer.from(written.buffer, written.byteOffset, written.byteLength));
       if (urgency !== 'background') {
         log?.info({ path: source.relPath, made: vs.map((v) => `${v.size}.${v.format}`), ms: Math.round(performance.now() - started) }, 'thumbnail made');
       }
@@ -270,18 +284,21 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       const { tag, cached } = await openFresh(source, size, format);
       if (cached) return cached;
       const asked = { size, format };
-      const madeElsewhere = await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
+      const made = await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
       // The process that made the size asked queues the others: not every process that waited for it too.
-      if (!decodesOnce(source) && !madeElsewhere) makeTheRestLater(source, tag, asked);
+      if (!decodesOnce(source) && !made.elsewhere) makeTheRestLater(source, tag, asked);
       const file = pathOf(source.relPath, size, format);
+      // Made here, as written into the file at this version: sent without reading it back.
+      const body = made.bytes.get(variantKey(asked));
+      if (body) return { path: file, size: body.length, tag, body };
       // Whatever version the file holds now (a later generation may have replaced it): its
       // tag, and so its ETag, always describes its own bytes.
-      const made = await openIfPresent(file, WHOLE_READ_MAX);
-      if (!made || made.tag === UNTAGGED) {
-        release(made);
+      const opened = await openIfPresent(file, WHOLE_READ_MAX);
+      if (!opened || opened.tag === UNTAGGED) {
+        release(opened);
         throw new Error(`thumbnail ${file} is missing or untagged right after its generation`);
       }
-      return made;
+      return opened;
     },
 
     async openIfFresh(source, size, format = DEFAULT_THUMBNAIL_FORMAT) {
@@ -302,7 +319,11 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
 /** What became of a job's variants: all made by another process, or not. */
 interface Outcome {
   elsewhere: boolean;
+  /** The bytes of the variants this process wrote where the worker gave them back, by variantKey. */
+  readonly bytes: Map<string, Buffer>;
 }
+
+const variantKey = (v: Variant) => `${v.size}.${v.format}`;
 
 /** One cache file of an original: a size in a format. */
 interface Variant {

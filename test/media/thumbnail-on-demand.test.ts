@@ -35,6 +35,7 @@ describe('thumbnails made on demand', function () {
       writeJpeg(original('2024/trip/changing.jpg'), 640, 480),
       writeJpeg(original('2024/trip/shared.jpg'), 1600, 1200),
       writeJpeg(original('2024/trip/dropped.jpg'), 1600, 1200),
+      writeJpeg(original('2024/trip/sent.jpg'), 1600, 1200),
     ]);
   });
   after(() => removeTempDir(root));
@@ -49,6 +50,27 @@ describe('thumbnails made on demand', function () {
     after(async function () {
       server?.close();
       await media?.close();
+    });
+
+    it('should send a size just made exactly as its cache file, with the ETag a later cache hit has', async function () {
+      const rel = '2024/trip/sent.jpg';
+      for (const format of ['jpeg', 'webp'] as const) {
+        const made = await request(server)
+          .get(url(rel, 'row', format))
+          .expect(200);
+        const file = fs.readFileSync(cached('row', rel, format));
+        expect((made.body as Buffer).equals(file), format).to.equal(true);
+        expect(Number(made.headers['content-length']), format).to.equal(file.length);
+        expect(sourceTagIn(file.subarray(0, SOURCE_TAG_HEAD_BYTES)), format).to.equal(sourceTagOf(fs.statSync(original(rel))));
+        const hit = await request(server)
+          .get(url(rel, 'row', format))
+          .expect(200);
+        expect(hit.headers.etag, format).to.equal(made.headers.etag);
+        await request(server)
+          .get(url(rel, 'row', format))
+          .set('If-None-Match', made.headers.etag!)
+          .expect(304);
+      }
     });
 
     it('should make only the small size for a small request, then the others in the background', async function () {
