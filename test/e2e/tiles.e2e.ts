@@ -183,6 +183,45 @@ describe('album tiles in Chromium', function () {
     });
   });
 
+  describe('a slide the server is too busy for', () => {
+    it('should say so, ask again after Retry-After, and show the photo, never "could not be loaded"', async () => {
+      const { page, errors } = await openPage(TRIP);
+      await waitForLoaded(page, ['IMG_1.jpg', 'IMG_2.jpg']);
+      // From now on (the tiles are in), every thumbnail URL is answered 503 twice: the slide's
+      // <img> and the script's first look; the script's next look, after Retry-After, gets it.
+      const asked = new Map<string, number>();
+      await page.route(THUMBNAILS, (route) => {
+        const url = route.request().url();
+        const n = (asked.get(url) ?? 0) + 1;
+        asked.set(url, n);
+        if (n > 2) return void route.continue();
+        return void route.fulfill({
+          status: 503,
+          headers: { 'Retry-After': '1', 'Cache-Control': 'no-store' },
+          contentType: 'application/json',
+          body: '{"error":"The server is busy, try again shortly"}',
+        });
+      });
+      await tile(page, 'IMG_2.jpg').click();
+      await page.locator('.pswp.pswp--open').waitFor({ timeout: 15_000 });
+      const message = page.locator('.pswp__item[aria-hidden="false"] .pswp__error-msg');
+      await message.waitFor({ timeout: 15_000 });
+      expect(await message.textContent()).to.be.oneOf(['Loading…', 'The server is busy: trying again…']);
+      await page.waitForFunction(
+        () => {
+          const img = document.querySelector<HTMLImageElement>('.pswp__item[aria-hidden="false"] img.pswp__img:not(.pswp__img--placeholder)');
+          return img?.complete === true && img.naturalWidth > 0 && !document.querySelector('.pswp__item[aria-hidden="false"] .pswp__error-msg');
+        },
+        undefined,
+        { timeout: 20_000 },
+      );
+      const slideUrls = [...asked.keys()].filter((u) => !/size=(small|tile)\b/.test(u) || asked.get(u)! > 2);
+      expect(slideUrls.length, 'a slide size was asked for').to.be.at.least(1);
+      expect(Math.max(...asked.values()), 'asked again after the busy answers').to.be.at.least(3);
+      expect(errors).to.deep.equal([]);
+    });
+  });
+
   describe('a photo that cannot be decoded', () => {
     it('should show the designed "cannot show" tile at the tile’s size, still linking to the original', async () => {
       const { page, errors } = await openPage(TRIP);

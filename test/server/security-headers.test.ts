@@ -19,14 +19,10 @@ describe('security headers', () => {
   });
   after(() => fx.close());
 
-  it('should give pages, scripts, styles, JSON, SVG and error pages every header', async () => {
-    const page = await app.get('/photos/2024/trip').expect(200);
-    const css = /href="(\/assets\/site\.css\?v=[^"]+)"/.exec(page.text)![1]!;
+  it('should give pages, JSON, SVG and error pages every header', async () => {
     for (const [url, status] of [
       ['/photos/2024/trip', 200],
       ['/', 200],
-      [css, 200],
-      ['/assets/album.js', 200],
       ['/api/album-media?path=2024%2Ftrip', 200],
       ['/favicon.svg', 200],
       ['/photos/nowhere', 404],
@@ -38,8 +34,13 @@ describe('security headers', () => {
     }
   });
 
-  it('should leave the document-only headers off thumbnails, originals, videos and ZIPs, keeping nosniff', async () => {
+  it('should leave the document-only headers off thumbnails, originals, videos, ZIPs, scripts and styles, keeping nosniff', async () => {
+    const page = await app.get('/photos/2024/trip').expect(200);
+    const css = /href="(\/assets\/site\.css\?v=[^"]+)"/.exec(page.text)![1]!;
     for (const url of [
+      css,
+      '/assets/album.js',
+      '/vendor/photoswipe/photoswipe.esm.min.js',
       '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small',
       '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small&format=webp',
       '/api/thumbnail?path=2024%2Ftrip%2Fa.jpg&size=small',
@@ -57,11 +58,22 @@ describe('security headers', () => {
     expect(part.headers).to.not.have.property('content-security-policy');
   });
 
-  it('should count only raster images, video, audio and ZIP as inert', () => {
-    for (const t of ['image/jpeg', 'image/webp', 'image/png; charset=binary', 'video/mp4', 'video/quicktime', 'audio/mpeg', 'application/zip']) {
+  it('should count only raster images, video, audio, ZIP, scripts and styles as inert', () => {
+    for (const t of [
+      'image/jpeg',
+      'image/webp',
+      'image/png; charset=binary',
+      'video/mp4',
+      'video/quicktime',
+      'audio/mpeg',
+      'application/zip',
+      'text/css; charset=UTF-8',
+      'text/javascript; charset=UTF-8',
+      'application/javascript',
+    ]) {
       expect(isInertMediaType(t), t).to.equal(true);
     }
-    for (const t of ['image/svg+xml', 'text/html; charset=utf-8', 'application/json', 'text/javascript', 'application/xml', 'image/svg', '', undefined, 42]) {
+    for (const t of ['image/svg+xml', 'text/html; charset=utf-8', 'application/json', 'text/plain', 'application/xml', 'image/svg', '', undefined, 42]) {
       expect(isInertMediaType(t), String(t)).to.equal(false);
     }
   });

@@ -24,16 +24,25 @@ const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
  *   of a photo, its page of the album loaded first when needed (infinite-scroll.js)
  */
 export async function createLightbox({ list, items, assets, ensureTile = async (index) => tileLink(list, index) }) {
-  const [{ default: PhotoSwipeLightbox }, { createOverlays, trapTab }, format, { createLivePhotos }, { createSlideshow }, { createViewerHistory }] =
-    await Promise.all([
-      // Versioned URLs (views/album.ejs), typed by the modules they name.
-      /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
-      /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
-      /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
-      /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
-      /** @type {Promise<typeof import('./slideshow.js')>} */ (import(assets.slideshow)),
-      /** @type {Promise<typeof import('./viewer-history.js')>} */ (import(assets.viewerHistory)),
-    ]);
+  const [
+    { default: PhotoSwipeLightbox },
+    { createOverlays, trapTab },
+    format,
+    { createLivePhotos },
+    { createSlideshow },
+    { createViewerHistory },
+    { fetchWhenAvailable },
+  ] = await Promise.all([
+    // Versioned URLs (views/album.ejs), typed by the modules they name.
+    /** @type {Promise<typeof import('photoswipe/lightbox')>} */ (import(assets.pswpLightbox)),
+    /** @type {Promise<typeof import('./overlays.js')>} */ (import(assets.overlays)),
+    /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
+    /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
+    /** @type {Promise<typeof import('./slideshow.js')>} */ (import(assets.slideshow)),
+    /** @type {Promise<typeof import('./viewer-history.js')>} */ (import(assets.viewerHistory)),
+    // The page has loaded it already, for its tiles: no request of its own.
+    /** @type {Promise<typeof import('./tile-images.js')>} */ (import(assets.tileImages)),
+  ]);
   const cropped = list.dataset.style === 'grid';
   /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
   const largeWidth = Number(list.dataset.lightboxWidth);
@@ -74,6 +83,34 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
   // --- Slide data: the whole album, fetched a page at a time as the visitor gets near it.
   lightbox.addFilter('numItems', () => items.total);
   lightbox.addFilter('itemData', (_data, index) => slideData(index));
+
+  // A slide the server was too busy for (a cold large size past the viewer's queue answers 503
+  // with Retry-After under a crowd) is asked again as tiles are (tile-images.js), saying so
+  // meanwhile, and shown once it has come; one that cannot be shown keeps PhotoSwipe's message.
+  // The filter runs while the content still holds the <img> that failed: its currentSrc is the
+  // size the browser chose from the srcset.
+  /** Slides made again after a busy answer, by index: twice at most, so a photo whose every try fails ends. */
+  const remade = new Map();
+  lightbox.addFilter('contentErrorElement', (message, content) => {
+    const img = content.element;
+    const url = img instanceof HTMLImageElement ? img.currentSrc || img.src : '';
+    const index = content.index;
+    if (!url || (remade.get(index) ?? 0) >= 2) return message;
+    message.textContent = 'Loading…';
+    void fetchWhenAvailable(url, {
+      maxAttempts: SLIDE_ATTEMPTS,
+      onBusy: () => {
+        message.textContent = 'The server is busy: trying again…';
+      },
+    }).then((outcome) => {
+      const open = pswp();
+      if (outcome === 'available' && open && !open.isDestroying) {
+        remade.set(index, (remade.get(index) ?? 0) + 1);
+        open.refreshSlideContent(index);
+      } else message.textContent = open?.options.errorMsg ?? 'This file could not be loaded.';
+    });
+    return message;
+  });
 
   /**
    * @param {number} index
@@ -496,6 +533,9 @@ function stopWatching(frame) {
   clearTimeout(watchers.get(frame));
   watchers.delete(frame);
 }
+
+/** Tries of a slide the server is busy for before it says it cannot be loaded (about 40 s at 1 s Retry-After). */
+const SLIDE_ATTEMPTS = 5;
 
 /** The <video> of a slide's element, if it is a video slide. */
 function videoIn(element) {

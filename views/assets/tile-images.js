@@ -59,31 +59,53 @@ async function recover(link, img) {
   link.dataset.image = 'loading';
   const url = img.currentSrc || img.src;
   try {
-    for (let attempt = attempts.get(img) ?? 0; attempt < MAX_ATTEMPTS; attempt++) {
-      attempts.set(img, attempt + 1);
-      /** @type {Response | undefined} */
-      let res;
-      try {
-        res = await fetch(url, { credentials: 'same-origin' });
-        // Read to the end, so a 200 lands whole in the HTTP cache the <img> reads from.
-        await res.arrayBuffer();
-      } catch {
-        res = undefined; // offline for a moment: as good as a 503 without Retry-After
-      }
-      if (res?.ok) {
-        // The URL is unchanged (&v= names the photo's version): setting it again makes the
-        // <img> (and its <picture>'s sources) load anew; error answers are sent no-store, so
-        // no cached failure stands in the way.
-        img.setAttribute('src', img.getAttribute('src') ?? url);
-        return;
-      }
-      if (res && !TRANSIENT.has(res.status)) break;
-      await sleep(retryDelay(res?.headers.get('Retry-After'), attempt));
+    const outcome = await fetchWhenAvailable(url, {
+      from: attempts.get(img) ?? 0,
+      maxAttempts: MAX_ATTEMPTS,
+      onTry: (attempt) => attempts.set(img, attempt + 1),
+    });
+    if (outcome === 'available') {
+      // The URL is unchanged (&v= names the photo's version): setting it again makes the
+      // <img> (and its <picture>'s sources) load anew; error answers are sent no-store, so
+      // no cached failure stands in the way.
+      img.setAttribute('src', img.getAttribute('src') ?? url);
+      return;
     }
     showUnavailable(link, img);
   } finally {
     recovering.delete(img);
   }
+}
+
+/**
+ * Asks for `url` until the server answers it: 'available' once a 200 has landed whole in the
+ * HTTP cache (an <img> of that URL then loads at once), 'unavailable' for an answer that will
+ * not change (404, 401, 500) or after `maxAttempts` busy answers, each waited out as its
+ * Retry-After asks (retryDelay). Also the lightbox's, for a slide the server was too busy for
+ * (views/assets/lightbox.js).
+ * @param {string} url
+ * @param {{ maxAttempts: number, from?: number, onTry?: (attempt: number) => void, onBusy?: (waitMs: number) => void }} opts
+ * @returns {Promise<'available' | 'unavailable'>}
+ */
+export async function fetchWhenAvailable(url, { maxAttempts, from = 0, onTry, onBusy }) {
+  for (let attempt = from; attempt < maxAttempts; attempt++) {
+    onTry?.(attempt);
+    /** @type {Response | undefined} */
+    let res;
+    try {
+      res = await fetch(url, { credentials: 'same-origin' });
+      // Read to the end, so a 200 lands whole in the HTTP cache the <img> reads from.
+      await res.arrayBuffer();
+    } catch {
+      res = undefined; // offline for a moment: as good as a 503 without Retry-After
+    }
+    if (res?.ok) return 'available';
+    if (res && !TRANSIENT.has(res.status)) return 'unavailable';
+    const wait = retryDelay(res?.headers.get('Retry-After'), attempt);
+    onBusy?.(wait);
+    await sleep(wait);
+  }
+  return 'unavailable';
 }
 
 /**
