@@ -28,6 +28,9 @@ export interface AlbumDatesOptions {
   readonly findAlbum: (albumPath: string) => Album | undefined;
 }
 
+/** While an album's dates are being read, how often a page view looks at them again. */
+const PEEK_EVERY_MS = 2000;
+
 /**
  * The dates taken of an album's media, as the album uses them: its order when `album.json`
  * says `"sort": "date"`, and the span its header shows (docs/api.md#dates).
@@ -42,9 +45,6 @@ export interface AlbumDatesOptions {
  * cache keeps pages made meanwhile under a key of their own (server/public/pages/album-page.ts). Once every date is known the
  * order is worked out once per version of the album.
  */
-/** While an album's dates are being read, how often a page view looks at them again. */
-const PEEK_EVERY_MS = 2000;
-
 export class AlbumDates {
   readonly #opts: AlbumDatesOptions;
   /** An album's final order by date: each item's place. A rescan makes new album nodes. */

@@ -17,7 +17,7 @@ import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
 import type { DimensionsProvider } from './dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
-import { type MadePage, PageCache, pageOf, sendCachedPage } from './page-cache.js';
+import { type MadePage, PageCache, sendCachedPage, sendPageOnce } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
@@ -138,7 +138,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       const html = await renderView(res, 'folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
-    if (isProtected(node)) return sendCachedPage(req, res, pageOf((await make()).html), 'no-store');
+    if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);
     const key = `folder\0${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
@@ -244,7 +244,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
 
     if (!shared) {
       // A link into a protected album shown to a visitor who unlocked it makes the page private.
-      return sendCachedPage(req, res, pageOf((await make()).html), 'no-store');
+      return sendPageOnce(req, res, (await make()).html);
     }
     await sendCachedPage(req, res, await pageCache.make(version, key, make), 'no-cache');
   }
