@@ -69,8 +69,15 @@ export interface ThumbnailTask {
   tag?: string;
   /** The owner's turn, degrees clockwise, applied after the file's own orientation (docs/api.md#rotations); absent: none. */
   rotate?: number;
+  /**
+   * Files the worker leaves out as the task starts (a task may wait long in the queue):
+   * `fresh`, one that holds `tag` already (another process made it meanwhile); `freshOrLocked`,
+   * one beside which a lock file stands too (another process is making it). Absent: all are written.
+   */
+  leaveOut?: 'fresh' | 'freshOrLocked';
 }
 
+/** One per output the task wrote (an output left out whole, `leaveOut`, has none). */
 export interface ThumbnailResult {
   size: string;
   width: number;

@@ -207,6 +207,13 @@ export const mediaCacheFiles = (cacheDir: string, mediaPath: string): string[] =
 ];
 
 /**
+ * The lock file beside a cache file that one process is making (server/media/cache-lock.ts):
+ * other processes, and background work in the pool (workers/media-worker.ts), leave the file to it.
+ */
+export const LOCK_SUFFIX = '.lock';
+export const lockFileOf = (file: string): string => `${file}${LOCK_SUFFIX}`;
+
+/**
  * CACHE_DIR/site-assets: the admin's previews of the site images (hero, cards, landing), laid
  * out as the thumbnail cache is ({root}/thumbnails/{size}/{kind}/{file}.jpg). The public site
  * serves those images as they are, so nothing else reads them.

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { LOCK_SUFFIX, lockFileOf } from '../core/media-catalogue.js';
 import { TaskCancelledError } from './pool-errors.js';
 
 /**
@@ -19,7 +21,7 @@ import { TaskCancelledError } from './pool-errors.js';
  * waits in the pool's queue). Two processes taking over the same stale lock at once may both
  * make the file, which costs time, never correctness.
  */
-export const LOCK_SUFFIX = '.lock';
+export { LOCK_SUFFIX, lockFileOf };
 export const HEARTBEAT_MS = 20_000;
 export const STALE_MS = 60_000;
 /** How often a waiter looks at the lock: soon at first (a thumbnail takes tens of ms), then less often. */
@@ -29,8 +31,6 @@ const LONGEST_WAIT_MS = 500;
 export const MAX_ROUNDS = 3;
 
 const HOST = os.hostname();
-
-export const lockFileOf = (file: string): string => `${file}${LOCK_SUFFIX}`;
 
 interface LockOwner {
   readonly host: string;
@@ -91,14 +91,30 @@ async function lockState(lock: string): Promise<'free' | 'held' | 'stale'> {
   return isStale(await readOwner(lock), mtimeMs) ? 'stale' : 'held';
 }
 
-/** Creates `lock`, and its directory when it has none yet (a cold cache: the first file of a size or album). */
-async function openNew(lock: string): Promise<fs.FileHandle> {
+/**
+ * Creates `lock` holding `owner`, and its directory when it has none yet (a cold cache: the
+ * first file of a size or album); EEXIST when it stands already. Synchronous: on a local disk
+ * the kernel creates and fills a file of 100 bytes in memory in microseconds, while the same
+ * three calls through libuv's thread pool (whose four threads the running decodes share) held
+ * a cold tile's decode back by a millisecond. On a network file system each call is a round
+ * trip this process waits for, as the visitor waiting for the tile would anyway.
+ */
+function createLock(lock: string, owner: string): void {
+  let fd: number;
   try {
-    return await fs.open(lock, 'wx');
+    fd = fsSync.openSync(lock, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await fs.mkdir(path.dirname(lock), { recursive: true });
-    return fs.open(lock, 'wx');
+    fsSync.mkdirSync(path.dirname(lock), { recursive: true });
+    fd = fsSync.openSync(lock, 'wx');
+  }
+  try {
+    fsSync.writeSync(fd, owner);
+  } catch (err) {
+    fsSync.rmSync(lock, { force: true });
+    throw err;
+  } finally {
+    fsSync.closeSync(fd);
   }
 }
 
@@ -107,17 +123,12 @@ export async function tryLock(file: string): Promise<HeldLock | undefined> {
   const lock = lockFileOf(file);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await openNew(lock);
-      try {
-        // The id tells this lock from one that replaced it (an inode number is reused at once).
-        const id = crypto.randomBytes(8).toString('hex');
-        await handle.writeFile(JSON.stringify({ host: HOST, pid: process.pid, id, since: new Date().toISOString() }));
-        held.set(lock, id);
-        startHeartbeat();
-        return { file, release: () => release(lock, id) };
-      } finally {
-        await handle.close();
-      }
+      // The id tells this lock from one that replaced it (an inode number is reused at once).
+      const id = crypto.randomBytes(8).toString('hex');
+      createLock(lock, JSON.stringify({ host: HOST, pid: process.pid, id, since: new Date().toISOString() }));
+      held.set(lock, id);
+      startHeartbeat();
+      return { file, release: () => release(lock, id) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -127,6 +138,11 @@ export async function tryLock(file: string): Promise<HeldLock | undefined> {
   return undefined;
 }
 
+/**
+ * Removes the lock when it is still this one (not taken over as stale meanwhile).
+ * Synchronous, as createLock is: a read and an unlink of a small file, which through the thread
+ * pool were six trips while the other decodes ran.
+ */
 async function release(lock: string, id: string): Promise<void> {
   if (held.get(lock) === id) held.delete(lock);
   if (held.size === 0 && heartbeat) {
@@ -134,8 +150,8 @@ async function release(lock: string, id: string): Promise<void> {
     heartbeat = undefined;
   }
   try {
-    const owner = JSON.parse(await fs.readFile(lock, 'utf8')) as { id?: unknown };
-    if (owner.id === id) await fs.rm(lock, { force: true });
+    const owner = JSON.parse(fsSync.readFileSync(lock, 'utf8')) as { id?: unknown };
+    if (owner.id === id) fsSync.rmSync(lock, { force: true });
   } catch {
     // Gone already, or replaced while being written: not ours either way.
   }

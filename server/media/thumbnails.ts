@@ -1,5 +1,4 @@
 import type { ThumbnailResult } from '../../workers/tasks.js';
-import fs from 'node:fs/promises';
 import {
   DEFAULT_THUMBNAIL_FORMAT,
   isGridThumbnail,
@@ -17,7 +16,7 @@ import { isInside } from '../core/paths.js';
 import type { MediaPool, QueuedWork, TaskPriority } from './pool.js';
 import { SharedJob } from './shared-job.js';
 import { TASK_PRIORITIES } from './priority-lane.js';
-import { lockFileOf, MAX_ROUNDS, tryLock, untilUnlocked } from './cache-lock.js';
+import { MAX_ROUNDS, tryLock, untilUnlocked } from './cache-lock.js';
 import type { Logger } from '../core/logger.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { closeQuietly, type OpenThumbnail, openIfPresent, release, statOriginal, UNTAGGED, WHOLE_READ_MAX } from './tagged-cache-file.js';
@@ -90,6 +89,8 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
   // One task per (version of an original, size, format) at a time: concurrent requests share
   // it. A task that makes several is listed under each.
   const inFlight = new Map<string, SharedJob>();
+  /** Versions of originals (relPath, tag) whose other sizes were queued as background work, oldest first. */
+  const restQueued = new Set<string>();
   const jobKey = (source: ThumbnailSource, tag: string, v: Variant) => `${source.relPath}\0${tag}\0${v.size}\0${v.format}`;
 
   function pathOf(relPath: string, size: ThumbnailSize, format: ThumbnailFormat = DEFAULT_THUMBNAIL_FORMAT): string {
@@ -143,8 +144,12 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
     return { elsewhere: jobs.every((job) => outcomes.get(job)?.elsewhere === true), bytes };
   }
 
-  /** The pool task that makes `variants` of the original at version `tag`, from one decode per size. */
-  function taskFor(source: ThumbnailSource, tag: string, variants: readonly Variant[]) {
+  /**
+   * The pool task that makes `variants` of the original at version `tag`, from one decode per
+   * size, leaving out as it starts those made meanwhile (and for background work, those
+   * another process is making: server/media/cache-lock.ts).
+   */
+  function taskFor(source: ThumbnailSource, tag: string, variants: readonly Variant[], priority: TaskPriority) {
     // One output per size, with the formats asked of it: both come from the same pixels.
     const sizes = THUMBNAIL_SIZE_NAMES.filter((size) => variants.some((v) => v.size === size));
     const wants = (size: ThumbnailSize, format: ThumbnailFormat) => variants.some((v) => v.size === size && v.format === format);
@@ -159,6 +164,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       })),
       tag,
       ...(source.rotation ? { rotate: source.rotation } : {}),
+      leaveOut: priority === 'background' ? ('freshOrLocked' as const) : ('fresh' as const),
     };
   }
 
@@ -168,9 +174,10 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
    * Makes `variants` once across processes (server/media/cache-lock.ts): one pool task for
    * those whose lock this process takes, held until the task settles; for those another
    * process is making, a wait for its lock to go, after which whatever it did not make after
-   * all (it failed, or went away) goes round again. Background work takes no lock (it would
-   * hold one for as long as it waits for a quiet pool, and a visitor elsewhere would wait
-   * with it): it leaves out what another process is making.
+   * all (it failed, or went away) goes round again. One made by another process between the
+   * look of the request and its lock is left out by the worker (taskFor). Background work
+   * takes no lock (it would hold one for as long as it waits for a quiet pool, and a visitor
+   * elsewhere would wait with it): its worker leaves out what another process is making.
    */
   function makeAcrossProcesses(
     source: ThumbnailSource,
@@ -182,43 +189,43 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
   ): QueuedWork<unknown> {
     let urgency = priority;
     let task: QueuedWork<unknown> | undefined;
-    const make = async (vs: readonly Variant[]) => {
+    /** Resolves with how many sizes the worker wrote (none: all were made elsewhere meanwhile). */
+    const make = async (vs: readonly Variant[]): Promise<number> => {
       const started = performance.now();
-      task = pool.submit('thumbnail', taskFor(source, tag, vs), { priority: urgency, signal });
+      task = pool.submit('thumbnail', taskFor(source, tag, vs, priority), { priority: urgency, signal });
       const results = (await task.result) as ThumbnailResult[];
       // One size in one format comes back with its bytes (workers/tasks.ts): kept for the requests waiting for it.
       const only = vs.length === 1 ? vs[0]! : undefined;
       const written = only && results.find((r) => r.size === only.size)?.bytes;
       if (only && written) outcome.bytes.set(variantKey(only), Buffer.from(written.buffer, written.byteOffset, written.byteLength));
-      if (urgency !== 'background') {
+      if (urgency !== 'background' && results.length > 0) {
         log?.info({ path: source.relPath, made: vs.map((v) => `${v.size}.${v.format}`), ms: Math.round(performance.now() - started) }, 'thumbnail made');
       }
+      return results.length;
     };
     const result = (async () => {
       if (priority === 'background') {
-        const free = await Promise.all(variants.map(async (v) => !(await isLocked(fileOf(source, v)))));
-        const todo = variants.filter((_, i) => free[i]);
-        if (todo.length > 0) await make(todo);
+        await make(variants);
         return;
       }
       let todo = variants;
       for (let round = 1; todo.length > 0; round++) {
-        if (round > MAX_ROUNDS) return make(todo);
+        if (round > MAX_ROUNDS) {
+          await make(todo);
+          return;
+        }
         const locks = await Promise.all(todo.map((v) => tryLock(fileOf(source, v))));
         const theirs = todo.filter((_, i) => !locks[i]);
-        // Locked here, but perhaps made by another process between our look and our lock.
-        const mine = await staleOf(
-          source,
-          todo.filter((_, i) => locks[i]),
-          tag,
-        );
+        const mine = todo.filter((_, i) => locks[i]);
+        let madeHere = 0;
         try {
-          await Promise.all([mine.length > 0 ? make(mine) : undefined, ...theirs.map((v) => untilUnlocked(fileOf(source, v), signal))]);
+          const [made] = await Promise.all([mine.length > 0 ? make(mine) : 0, ...theirs.map((v) => untilUnlocked(fileOf(source, v), signal))]);
+          madeHere = made;
         } finally {
           await Promise.all(locks.map((lock) => lock?.release()));
         }
         todo = theirs.length > 0 ? await staleOf(source, theirs, tag) : [];
-        if (round === 1 && mine.length === 0 && todo.length === 0) outcome.elsewhere = true;
+        if (round === 1 && madeHere === 0 && todo.length === 0) outcome.elsewhere = true;
       }
     })();
     return {
@@ -253,12 +260,19 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
    * request for it will make it.
    */
   function makeTheRestLater(source: ThumbnailSource, tag: string, asked: Variant): void {
+    // Once per version of an original: the worker leaves out what is fresh, but a task that
+    // finds everything made still takes a turn of the pool.
+    const version = `${source.relPath}\0${tag}`;
+    if (restQueued.has(version)) return;
     const others = ALL_VARIANTS.filter((v) => !(v.size === asked.size && v.format === asked.format) && !inFlight.has(jobKey(source, tag, v)));
     if (others.length === 0) return;
-    (async () => {
-      const stale = await staleOf(source, others, tag);
-      if (stale.length > 0) await generate(source, tag, stale, 'background');
-    })().catch(() => undefined);
+    restQueued.add(version);
+    if (restQueued.size > REST_QUEUED_MAX) restQueued.delete(restQueued.values().next().value!);
+    // Those already fresh are left out by the worker, when the pool is quiet (taskFor).
+    generate(source, tag, others, 'background').catch(() => {
+      // Refused (a full background queue) or failed: a later request may queue it again.
+      restQueued.delete(version);
+    });
   }
 
   /** The original's current tag, and the cache file when it was made from that version (else released). */
@@ -323,6 +337,9 @@ interface Outcome {
   readonly bytes: Map<string, Buffer>;
 }
 
+/** The versions makeTheRestLater remembers: a few hundred bytes each, about a megabyte in all. */
+const REST_QUEUED_MAX = 4096;
+
 const variantKey = (v: Variant) => `${v.size}.${v.format}`;
 
 /** One cache file of an original: a size in a format. */
@@ -340,14 +357,4 @@ const ALL_VARIANTS: readonly Variant[] = Object.freeze(THUMBNAIL_SIZE_NAMES.flat
  */
 function decodesOnce(source: ThumbnailSource): boolean {
   return source.kind === 'video' || needsHeifDecoder(source.absPath);
-}
-
-/** Whether a live lock file stands beside `file` (another process, or this one, is making it). */
-async function isLocked(file: string): Promise<boolean> {
-  try {
-    await fs.access(lockFileOf(file));
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA } from 'thumbhash';
 import { createMediaPool, MediaTaskError, type MediaPool } from '../../server/media/pool.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, sourceTagOf } from '../../server/core/media/source-tag.js';
+import { lockFileOf } from '../../server/core/media-catalogue.js';
 import {
   CAMERA,
   cornerColours,
@@ -99,6 +100,52 @@ describe('media worker', function () {
         expect((await sharp(dest).metadata()).format).to.equal('jpeg');
         await sharp(dest).raw().toBuffer();
       }
+    });
+
+    it('should leave out, as it starts, a file already made from this version (leaveOut: fresh), and write the others', async function () {
+      const tag = sourceTagOf(fs.statSync(file('camera.jpg')));
+      const made = out('fresh/s.jpg');
+      await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs: [{ size: 'small', width: 400, dest: made }], tag });
+      const before = fs.statSync(made);
+      // An older version's file is stale: written again. A file without a tag too.
+      const stale = out('fresh/m.jpg');
+      await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs: [{ size: 'medium', width: 800, dest: stale }], tag: 'older.version.1' });
+      const untagged = out('fresh/l.webp');
+      fs.writeFileSync(untagged, 'not ours');
+      const outputs = [
+        { size: 'small', width: 400, dest: made, webpDest: out('fresh/s.webp') },
+        { size: 'medium', width: 800, dest: stale },
+        { size: 'large', width: 1200, webpDest: untagged },
+      ];
+      const results = await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs, tag, leaveOut: 'fresh' });
+      expect(results.map((r) => r.size).sort()).to.deep.equal(['large', 'medium', 'small']);
+      expect(fs.statSync(made).mtimeMs, 'the fresh JPEG untouched').to.equal(before.mtimeMs);
+      expect(fs.statSync(made).ino).to.equal(before.ino);
+      for (const f of [out('fresh/s.webp'), stale, untagged]) expect(sourceTagIn(fs.readFileSync(f).subarray(0, SOURCE_TAG_HEAD_BYTES)), f).to.equal(tag);
+
+      // Everything fresh: nothing decoded, nothing written.
+      const again = await pool.thumbnail({ src: file('camera.jpg'), kind: 'image', outputs, tag, leaveOut: 'fresh' });
+      expect(again).to.deep.equal([]);
+      expect(fs.statSync(made).ino).to.equal(before.ino);
+    });
+
+    it('should leave out a file another process is making (leaveOut: freshOrLocked), and only then', async function () {
+      const tag = sourceTagOf(fs.statSync(file('tiny.jpg')));
+      const locked = out('locked/s.jpg');
+      const free = out('locked/m.jpg');
+      fs.mkdirSync(out('locked'), { recursive: true });
+      fs.writeFileSync(lockFileOf(locked), JSON.stringify({ host: 'other-machine', pid: 7 }));
+      const outputs = [
+        { size: 'small', width: 400, dest: locked },
+        { size: 'medium', width: 300, dest: free },
+      ];
+      const results = await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs, tag, leaveOut: 'freshOrLocked' });
+      expect(results.map((r) => r.size)).to.deep.equal(['medium']);
+      expect(fs.existsSync(locked), 'the locked one left to its maker').to.equal(false);
+      expect(fs.existsSync(free)).to.equal(true);
+      // A visitor's task (leaveOut: fresh) is the lock holder's own: it writes past a lock.
+      await pool.thumbnail({ src: file('tiny.jpg'), kind: 'image', outputs, tag, leaveOut: 'fresh' });
+      expect(fs.existsSync(locked)).to.equal(true);
     });
 
     it('should leave no temp file beside the outputs', async function () {
