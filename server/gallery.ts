@@ -21,7 +21,7 @@ import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
-import { createCachedThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
+import { createPublicThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
 import { connectRedis } from './public/redis-connection.js';
 import { RedisLinkUsageStore } from './public/access/redis-link-usage.js';
@@ -139,7 +139,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     linkUsage,
     log,
   });
-  const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createCachedThumbnailAnswer(thumbnails, mediaFor)] });
+  const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailAnswer(thumbnails, mediaFor)] });
   return {
     handler,
     index,

@@ -54,10 +54,22 @@ export interface ThumbnailCache {
    * another version of the original; the other sizes are then made in the background.
    */
   open(source: ThumbnailSource, size: ThumbnailSize, options?: OpenOptions): Promise<OpenThumbnail>;
-  /** The cache file of one size when it is there and fresh; undefined when it would need making. */
-  openIfFresh(source: ThumbnailSource, size: ThumbnailSize, format?: ThumbnailFormat): Promise<OpenThumbnail | undefined>;
+  /**
+   * open() in its two halves, for a caller with something to do between them (the front door
+   * sends a hit at once, and sets up the abort signal only for a miss): the version of the
+   * original and the cache file when it is fresh...
+   */
+  lookUp(source: ThumbnailSource, size: ThumbnailSize, format?: ThumbnailFormat): Promise<LookUp>;
+  /** ...and, for a miss, the file made from that version (the other sizes follow in the background). */
+  make(source: ThumbnailSource, size: ThumbnailSize, tag: string, options?: OpenOptions): Promise<OpenThumbnail>;
   /** Makes every size and format fresh (one task for all those stale), for the CLI. */
   refresh(source: ThumbnailSource): Promise<'fresh' | 'generated'>;
+}
+
+/** What lookUp found: the original's version (source-tag.ts), and its cache file when fresh. */
+export interface LookUp {
+  readonly tag: string;
+  readonly cached: OpenThumbnail | undefined;
 }
 
 export interface ThumbnailCacheOptions {
@@ -276,7 +288,7 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
   }
 
   /** The original's current tag, and the cache file when it was made from that version (else released). */
-  async function openFresh(source: ThumbnailSource, size: ThumbnailSize, format: ThumbnailFormat): Promise<{ tag: string; cached: OpenThumbnail | undefined }> {
+  async function lookUp(source: ThumbnailSource, size: ThumbnailSize, format: ThumbnailFormat = DEFAULT_THUMBNAIL_FORMAT): Promise<LookUp> {
     // Both lookups at once: a cache hit waits for the stat, and for the open and read of the
     // cache file it would need anyway, not for one after the other.
     const [original, cached] = await Promise.allSettled([statOriginal(source.absPath), openIfPresent(pathOf(source.relPath, size, format), WHOLE_READ_MAX)]);
@@ -291,32 +303,38 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
     return { tag, cached: undefined };
   }
 
+  async function make(
+    source: ThumbnailSource,
+    size: ThumbnailSize,
+    tag: string,
+    { format = DEFAULT_THUMBNAIL_FORMAT, signal }: OpenOptions = {},
+  ): Promise<OpenThumbnail> {
+    const asked = { size, format };
+    const made = await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
+    // The process that made the size asked queues the others: not every process that waited for it too.
+    if (!decodesOnce(source) && !made.elsewhere) makeTheRestLater(source, tag, asked);
+    const file = pathOf(source.relPath, size, format);
+    // Made here, as written into the file at this version: sent without reading it back.
+    const body = made.bytes.get(variantKey(asked));
+    if (body) return { path: file, size: body.length, tag, body };
+    // Whatever version the file holds now (a later generation may have replaced it): its
+    // tag, and so its ETag, always describes its own bytes.
+    const opened = await openIfPresent(file, WHOLE_READ_MAX);
+    if (!opened || opened.tag === UNTAGGED) {
+      release(opened);
+      throw new Error(`thumbnail ${file} is missing or untagged right after its generation`);
+    }
+    return opened;
+  }
+
   return {
     pathOf,
+    lookUp,
+    make,
 
-    async open(source, size, { format = DEFAULT_THUMBNAIL_FORMAT, signal } = {}) {
-      const { tag, cached } = await openFresh(source, size, format);
-      if (cached) return cached;
-      const asked = { size, format };
-      const made = await generate(source, tag, variantsFor(source, asked), isGridThumbnail(size) ? 'grid' : 'view', signal);
-      // The process that made the size asked queues the others: not every process that waited for it too.
-      if (!decodesOnce(source) && !made.elsewhere) makeTheRestLater(source, tag, asked);
-      const file = pathOf(source.relPath, size, format);
-      // Made here, as written into the file at this version: sent without reading it back.
-      const body = made.bytes.get(variantKey(asked));
-      if (body) return { path: file, size: body.length, tag, body };
-      // Whatever version the file holds now (a later generation may have replaced it): its
-      // tag, and so its ETag, always describes its own bytes.
-      const opened = await openIfPresent(file, WHOLE_READ_MAX);
-      if (!opened || opened.tag === UNTAGGED) {
-        release(opened);
-        throw new Error(`thumbnail ${file} is missing or untagged right after its generation`);
-      }
-      return opened;
-    },
-
-    async openIfFresh(source, size, format = DEFAULT_THUMBNAIL_FORMAT) {
-      return (await openFresh(source, size, format)).cached;
+    async open(source, size, options = {}) {
+      const { tag, cached } = await lookUp(source, size, options.format);
+      return cached ?? make(source, size, tag, options);
     },
 
     async refresh(source) {

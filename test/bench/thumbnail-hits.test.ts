@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
-import { createCachedThumbnailAnswer } from '../../server/public/routes/media-api.js';
+import { createPublicThumbnailAnswer } from '../../server/public/routes/media-api.js';
 import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 import { captureLogger } from '../support/capture-logger.js';
 
@@ -25,10 +25,18 @@ describe('cached thumbnails answered by the front door', () => {
   before(async function () {
     this.timeout(30_000);
     await fx.build({
-      '2024/x/public': { meta: { title: 'Public', token: 't-public' }, files: ['pub.jpg', 'gone.jpg', 'changing.jpg', 'uncached.jpg'] },
+      '2024/x/public': {
+        meta: { title: 'Public', token: 't-public' },
+        files: ['pub.jpg', 'gone.jpg', 'changing.jpg', 'uncached.jpg', 'cold.jpg', 'broken.jpg', 'broken-too.jpg'],
+      },
       '2024/x/locked': { meta: { title: 'Locked', password: 'pw', token: 't-locked' }, files: ['secret.jpg'] },
       '2024/x/locked/child': { meta: { title: 'Child', token: 't-child' }, files: ['kid.jpg'] },
     });
+    // Listed as photos, but cut off half way: they cannot be decoded.
+    for (const name of ['broken.jpg', 'broken-too.jpg']) {
+      const jpeg = fs.readFileSync(fx.path(`2024/x/public/${name}`));
+      fs.writeFileSync(fx.path(`2024/x/public/${name}`), jpeg.subarray(0, Math.floor(jpeg.length / 2)));
+    }
     // A public album's file that is really a file of the locked album.
     fs.symlinkSync(fx.path('2024/x/locked/secret.jpg'), fx.path('2024/x/public/link.jpg'));
     await fx.start({ requestLog });
@@ -49,6 +57,27 @@ describe('cached thumbnails answered by the front door', () => {
     // A JPEG runs nothing: the document-only headers stay off it (server/http/security-headers.ts).
     expect(fast.headers).to.not.have.property('content-security-policy');
     expect(fast.headers).to.not.have.property('x-powered-by');
+  });
+
+  it('should make a cold public tile itself, answering as the full path does once it is made', async () => {
+    const tasks = fx.gallery.pool.tasksRun;
+    const made = await app.get(thumb('2024/x/public/cold.jpg')).expect(200);
+    expect(fx.gallery.pool.tasksRun - tasks, 'one task').to.equal(1);
+    const full = await fullPath(thumb('2024/x/public/cold.jpg')).expect(200);
+    const { date: _a, ...madeHeaders } = made.headers;
+    const { date: _b, ...fullHeaders } = full.headers;
+    expect(madeHeaders).to.deep.equal(fullHeaders);
+    expect(Buffer.compare(made.body as Buffer, full.body as Buffer)).to.equal(0);
+  });
+
+  it('should hand a tile that cannot be made to the full path with its error, without making it twice', async () => {
+    const tasks = fx.gallery.pool.tasksRun;
+    const res = await app.get(thumb('2024/x/public/broken.jpg')).expect(500).expect('Content-Type', /json/);
+    expect(res.body).to.have.property('error').that.is.a('string');
+    expect(res.headers['cache-control']).to.equal('no-store');
+    expect(fx.gallery.pool.tasksRun - tasks, 'one decode, not one per path').to.equal(1);
+    // The server keeps serving.
+    await app.get(thumb('2024/x/public/pub.jpg')).expect(200);
   });
 
   it('should answer a public WebP hit exactly as the full path does', async () => {
@@ -148,7 +177,7 @@ describe('cached thumbnails answered by the front door', () => {
 
   it('should answer public hits itself and hand everything else on', async () => {
     const { mediaFor } = createResolvers(fx.gallery.index, fx.albumsDir);
-    const answer = createCachedThumbnailAnswer(createThumbnailCache({ cacheDir: fx.cacheDir, pool: fx.gallery.pool }), mediaFor);
+    const answer = createPublicThumbnailAnswer(createThumbnailCache({ cacheDir: fx.cacheDir, pool: fx.gallery.pool }), mediaFor);
     let answers = 0;
     const server = http.createServer((req, res) => {
       void Promise.resolve(answer(req, res)).then((answered) => {
@@ -172,11 +201,14 @@ describe('cached thumbnails answered by the front door', () => {
       expect(await status(thumb('2024/x/locked/secret.jpg'), cookie)).to.equal(299);
       expect(await status(thumb('2024/x/locked/child/kid.jpg'), cookie)).to.equal(299);
       expect(await status(thumb('2024/x/public/link.jpg'), cookie)).to.equal(299);
-      // Not cached yet, conditional, or not a plain GET of the exact path.
-      expect(await status(thumb('2024/x/public/uncached.jpg'))).to.equal(299);
+      // Not cached yet: made here; one that cannot be made is handed on (with its error, for the app's route).
+      expect(await status(thumb('2024/x/public/uncached.jpg'))).to.equal(200);
+      expect(answers).to.equal(3);
+      expect(await status(thumb('2024/x/public/broken-too.jpg'))).to.equal(299);
+      // Conditional, or not a plain GET of the exact path.
       expect(await status(thumb('2024/x/public/pub.jpg'), { 'If-None-Match': '"x"' })).to.equal(299);
       expect(await status(thumb('2024/x/public/pub.jpg').replace('/api/thumbnail', '/api/thumbnail/'))).to.equal(299);
-      expect(answers).to.equal(2);
+      expect(answers).to.equal(3);
     } finally {
       server.close();
     }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
@@ -36,6 +36,7 @@ describe('thumbnails made on demand', function () {
       writeJpeg(original('2024/trip/shared.jpg'), 1600, 1200),
       writeJpeg(original('2024/trip/dropped.jpg'), 1600, 1200),
       writeJpeg(original('2024/trip/sent.jpg'), 1600, 1200),
+      writeJpeg(original('2024/trip/front.jpg'), 1600, 1200),
     ]);
   });
   after(() => removeTempDir(root));
@@ -193,11 +194,11 @@ describe('thumbnails made on demand', function () {
         await blocker;
       };
 
-      it('should drop the task of a request the browser aborted, and never run it', async function () {
-        const rel = '2024/trip/dropped.jpg';
+      /** Asks `rel`'s small tile of `target`, aborts while its task waits, and checks the task left the queue and never ran. */
+      async function abortWhileQueued(target: Server, rel: string): Promise<void> {
         const queued = media.pool.queueSize;
         const cancelled = media.pool.tasksCancelled;
-        const req = request(server).get(url(rel, 'small'));
+        const req = request(target).get(url(rel, 'small'));
         const settled = req.then(
           () => 'answered',
           () => 'aborted',
@@ -212,6 +213,23 @@ describe('thumbnails made on demand', function () {
         await new Promise((r) => setTimeout(r, 300));
         expect(media.pool.tasksRun).to.equal(ran);
         expect(fs.existsSync(cached('small', rel))).to.equal(false);
+      }
+
+      it('should drop the task of a request the browser aborted, and never run it', async function () {
+        await abortWhileQueued(server, '2024/trip/dropped.jpg');
+      });
+
+      it('should drop the task of an aborted request the front door was making (a public tile), and never run it', async function () {
+        const rel = '2024/trip/front.jpg';
+        const front = http.createServer(media.handler).listen(0, '127.0.0.1');
+        try {
+          await abortWhileQueued(front, rel);
+          // Asked again and waited for, it is made by the front door.
+          const res = await request(front).get(url(rel, 'small')).expect(200).expect('Content-Type', 'image/jpeg');
+          expect((res.body as Buffer).equals(fs.readFileSync(cached('small', rel)))).to.equal(true);
+        } finally {
+          front.close();
+        }
       });
 
       it('should keep a shared task for the requests still waiting when one goes away', async function () {

@@ -16,7 +16,8 @@ import { createMetadataService, type MetadataService } from '../../server/media/
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailCache } from '../../server/media/thumbnails.js';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
-import { createMediaApiRouter } from '../../server/public/routes/media-api.js';
+import { createFrontDoor, type RequestListener } from '../../server/public/front-door.js';
+import { createMediaApiRouter, createPublicThumbnailAnswer } from '../../server/public/routes/media-api.js';
 import { captureLogger, type LogLine } from './capture-logger.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
@@ -53,6 +54,8 @@ export function writeAlbumRecords(albumsDir: string, protectedAlbums: readonly s
 
 export interface MediaTestApp {
   readonly app: Express;
+  /** The app behind the front door, as production serves it: public tiles answered before Express. */
+  readonly handler: RequestListener;
   readonly pool: MediaPool;
   readonly thumbnails: ThumbnailCache;
   readonly metadata: MetadataService;
@@ -91,7 +94,7 @@ export async function createMediaTestApp(opts: {
   });
   const thumbnails = createThumbnailCache({ cacheDir: opts.cacheDir, pool });
   const metadata = createMetadataService({ pool });
-  const { resolveMedia } = createResolvers(index, opts.albumsDir);
+  const { resolveMedia, mediaFor } = createResolvers(index, opts.albumsDir);
   const app = express();
   app.use(createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }));
   app.use(errorHandler({ log }));
@@ -99,5 +102,6 @@ export async function createMediaTestApp(opts: {
     index.close();
     await pool.close();
   };
-  return { app, pool, thumbnails, metadata, index, logged, close };
+  const handler = createFrontDoor({ app, earlyAnswers: [createPublicThumbnailAnswer(thumbnails, mediaFor)] });
+  return { app, handler, pool, thumbnails, metadata, index, logged, close };
 }

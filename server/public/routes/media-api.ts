@@ -52,6 +52,9 @@ export function createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVi
   const router = Router();
 
   router.get('/api/thumbnail', async function thumbnail(req, res) {
+    // Making the tile failed in the front door's answer (createPublicThumbnailAnswer): the
+    // same request, answered here as any error is.
+    if (coldFailures.has(res)) throw coldFailures.get(res);
     // Express parses req.query again on every access: read it once.
     const query = req.query;
     // Parameter checks come before any file system or access work.
@@ -110,36 +113,51 @@ function publicVideoInfo({ duration, width, height, codec, fps }: VideoInfo) {
   return { duration, width, height, codec, fps };
 }
 
+/** Errors met making a public tile in the front door's answer, by its response, for the route to throw. */
+const coldFailures = new WeakMap<ServerResponse, unknown>();
+
 /**
  * The hot path of an album page, outside Express. Express costs a cache hit more than the
  * work itself (it swaps the prototypes of req and res, which slows every later property
  * access, builds a final handler, then walks the middleware stack). Measured on two shared
  * cores with wrk: a cached small thumbnail (47 KB) went out through Express at 0.3-0.45x the
  * rate of a bare `http` + `fs.createReadStream` server, and at 0.75x to 1.3x of it this way
- * (`npm run bench`; the spread is the machine's other load). Everything else takes the full path: protected
+ * (`npm run bench`; the spread is the machine's other load). A public tile not made yet is
+ * made here too: on a cold album page, two decodes fill both cores, and whatever the main
+ * thread spends on a request (Express's walk, the access and cache look-ups done a second
+ * time) comes out of theirs. Everything else takes the full path: protected
  * albums (access depends on the visitor), conditional requests (304), HEAD, anything unusual
- * in the URL, cache misses, large files and every error, so each answer given here is one
+ * in the URL, large files and every error (one met while making the tile is handed to the
+ * full path's route, which throws it: see coldFailures), so each answer given here is one
  * the full path would give as well, headers and bytes. Asked by the front door
  * (server/public/front-door.ts), which has already started the request log and set the
  * security headers, as the app's first middleware did.
  */
-export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor: VisitorMediaResolver): EarlyAnswer {
+export function createPublicThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor: VisitorMediaResolver): EarlyAnswer {
   async function answer(res: ServerResponse, rawPath: string, size: ThumbnailSize, format: ThumbnailFormat): Promise<boolean> {
-    let file: OpenThumbnail | undefined;
+    let media: ResolvedMedia;
     try {
       // Asked as a visitor holding nothing: granted exactly the files of public albums, so
       // whatever it resolves for this request anyone may see.
-      const media = await mediaFor(ANONYMOUS, rawPath, 'view');
-      if (media.protected) return false;
-      file = await thumbnails.openIfFresh(media, size, format);
-      if (!file) return false;
-      if (file.body === undefined) {
-        // Too large for one read: streamed by the full path.
-        closeQuietly(file.fd);
-        return false;
-      }
+      media = await mediaFor(ANONYMOUS, rawPath, 'view');
     } catch {
-      // 400, 401, 404, or a file that went away: the full path answers it properly.
+      // 400, 401 (this visitor may hold access), 404: the full path answers it properly.
+      return false;
+    }
+    if (media.protected) return false;
+    let file: OpenThumbnail;
+    try {
+      // A hit is sent at once; only a miss sets up the abort signal (a cached tile's cost is counted in microseconds).
+      const { tag, cached } = await thumbnails.lookUp(media, size, format);
+      file = cached ?? (await thumbnails.make(media, size, tag, { format, signal: abortedWithResponse(res) }));
+    } catch (err) {
+      // A photo that cannot be decoded, a busy pool, a file gone meanwhile: the full path's route throws it.
+      coldFailures.set(res, err);
+      return false;
+    }
+    if (file.body === undefined) {
+      // Too large for one read: streamed by the full path.
+      closeQuietly(file.fd);
       return false;
     }
     // Gone while the file was read: nothing left to send (the request log marks it aborted).
@@ -152,7 +170,7 @@ export function createCachedThumbnailAnswer(thumbnails: ThumbnailCache, mediaFor
     return true;
   }
 
-  return function answerCachedThumbnail(req, res) {
+  return function answerPublicThumbnail(req, res) {
     if (req.method !== 'GET') return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -186,7 +204,7 @@ function parseFormat(raw: unknown): ThumbnailFormat {
  * response's 'close', not the request's: a request without a body may be "complete" long
  * before its answer.
  */
-function abortedWithResponse(res: Response): AbortSignal {
+function abortedWithResponse(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort();
