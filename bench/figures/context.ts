@@ -54,7 +54,11 @@ export const median = (xs: readonly number[]): number => {
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export function thumbnailUrl(base: string, relPath: string, size: ThumbnailSize): string {
-  return `${base}/api/thumbnail?path=${encodeURIComponent(relPath)}&size=${size}`;
+  return `${base}${thumbnailPath(relPath, size)}`;
+}
+
+export function thumbnailPath(relPath: string, size: ThumbnailSize): string {
+  return `/api/thumbnail?path=${encodeURIComponent(relPath)}&size=${size}`;
 }
 
 export function cacheFileOf(cacheDir: string, relPath: string, size: ThumbnailSize): string {

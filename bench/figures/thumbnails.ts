@@ -4,13 +4,13 @@
  * fail); and cache hits against the bare Node file server serving the very same cache file.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, TILE_THUMBNAIL, thumbnailFile } from '../../server/core/media-catalogue.js';
 import { load } from '../http-load.js';
+import { KeptAliveClient } from '../kept-alive-client.js';
 import { type BenchRow, limitRow, ratioRow } from '../rows.js';
-import { type BenchContext, cacheFileOf, drain, median, thumbnailUrl, withBareServer } from './context.js';
+import { type BenchContext, cacheFileOf, drain, median, thumbnailPath, thumbnailUrl, withBareServer } from './context.js';
 
 /** Two at a time on both sides: one per core, as the pool runs them. */
 const CONCURRENCY = 2;
@@ -18,9 +18,10 @@ const CONCURRENCY = 2;
 /**
  * Originals per side. Each pair takes some 80 ms, and this machine's speed drifts by a tenth
  * from one second to the next: with the corpus's 10 alone, one run gave 0.84 and the next two
- * 0.91. The rest are photos of the big album (hard links of the same photo) no other figure reads.
+ * 0.91; with 40, runs of the same code spread over 0.90-0.93. The rest are photos of the big
+ * album (hard links of the same photo) no other figure reads.
  */
-const COLD_PER_SIDE = 40;
+const COLD_PER_SIDE = 80;
 
 /** The originals thumbnailed cold: the corpus's cold photos first (the cached figure reads one), then the big album's from its middle. */
 function coldPhotos(ctx: BenchContext): string[] {
@@ -32,23 +33,15 @@ function coldPhotos(ctx: BenchContext): string[] {
 }
 
 /**
- * The HTTP side's client: node:http over kept-alive connections, as light as a client gets.
- * This machine's two cores run the server, sharp's baseline and the client alike, so whatever
- * the client spends is taken from the server's decodes: fetch (undici) spent 1.9 ms of CPU per
- * thumbnail here, this 1.0 ms.
+ * The HTTP side's client asks over kept-alive connections with as little work as wrk's
+ * (bench/kept-alive-client.ts): this machine's two cores run the server, sharp's baseline and
+ * the client alike, so whatever the client spends is taken from the server's decodes. fetch
+ * (undici) spent 1.9 ms of CPU per thumbnail here, node:http's client 1.0-1.3 ms.
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-function getThumbnail(url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${url}: HTTP ${res.statusCode}`))));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+async function getThumbnail(client: KeptAliveClient, relPath: string): Promise<void> {
+  const path = thumbnailPath(relPath, TILE_THUMBNAIL);
+  const { status } = await client.get(path);
+  if (status !== 200) throw new Error(`${path}: HTTP ${status}`);
 }
 
 export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
@@ -58,8 +51,9 @@ export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
   const width = THUMBNAIL_SIZES[TILE_THUMBNAIL];
   const cold = coldPhotos(ctx);
 
+  const client = new KeptAliveClient(gallery.url);
   // The first requests start the workers and load sharp in them; the first direct call loads libvips here.
-  await Promise.all(corpus.warm.map((rel) => getThumbnail(thumbnailUrl(gallery.url, rel, TILE_THUMBNAIL))));
+  await inParallel(corpus.warm, CONCURRENCY, (rel) => getThumbnail(client, rel));
   await directThumbnail(corpus.master, path.join(scratch, 'warm.jpg'), width);
 
   // Small batches alternate, so a change in the machine's load hits both sides alike.
@@ -68,10 +62,10 @@ export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
   ctx.log(`thumbnails: ${cold.length} cold ${TILE_THUMBNAIL} thumbnails over HTTP and with sharp directly, ${CONCURRENCY} at a time, alternating`);
   for (let b = 0; b < cold.length; b += CONCURRENCY) {
     const batch = cold.slice(b, b + CONCURRENCY);
-    httpSeconds += await timed(() => inParallel(batch, CONCURRENCY, (rel) => getThumbnail(thumbnailUrl(gallery.url, rel, TILE_THUMBNAIL))));
+    httpSeconds += await timed(() => inParallel(batch, CONCURRENCY, (rel) => getThumbnail(client, rel)));
     directSeconds += await timed(() => inParallel(batch, CONCURRENCY, (_rel, i) => directThumbnail(corpus.master, path.join(scratch, `${b}-${i}.jpg`), width)));
   }
-  agent.destroy();
+  client.close();
   const n = cold.length;
   const rows = [
     ratioRow(
@@ -80,7 +74,7 @@ export async function coldThumbnails(ctx: BenchContext): Promise<BenchRow[]> {
       'images/s',
       n / directSeconds,
       0.9,
-      `${n} originals per side, ${CONCURRENCY} at a time, alternating pairs; node:http client; the JPEG on both sides (the WebP follows in the server's background work)`,
+      `${n} originals per side, ${CONCURRENCY} at a time, alternating pairs; wrk-light kept-alive client; the JPEG on both sides (the WebP follows in the server's background work)`,
     ),
     await coldTileBurst(ctx),
   ];

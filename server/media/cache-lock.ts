@@ -31,6 +31,12 @@ const LONGEST_WAIT_MS = 500;
 export const MAX_ROUNDS = 3;
 
 const HOST = os.hostname();
+/**
+ * Lock ids: this process's random prefix and a count. Unique across processes and restarts
+ * as a random id per lock would be, without asking the system for entropy on every cold tile.
+ */
+const ID_PREFIX = crypto.randomBytes(6).toString('hex');
+let locksTaken = 0;
 
 interface LockOwner {
   readonly host: string;
@@ -124,7 +130,7 @@ export async function tryLock(file: string): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       // The id tells this lock from one that replaced it (an inode number is reused at once).
-      const id = crypto.randomBytes(8).toString('hex');
+      const id = `${ID_PREFIX}-${++locksTaken}`;
       createLock(lock, JSON.stringify({ host: HOST, pid: process.pid, id, since: new Date().toISOString() }));
       held.set(lock, id);
       startHeartbeat();
@@ -151,7 +157,8 @@ async function release(lock: string, id: string): Promise<void> {
   }
   try {
     const owner = JSON.parse(fsSync.readFileSync(lock, 'utf8')) as { id?: unknown };
-    if (owner.id === id) fsSync.rmSync(lock, { force: true });
+    // unlink, not rm: rm looks at the path first to choose between a file and a directory.
+    if (owner.id === id) fsSync.unlinkSync(lock);
   } catch {
     // Gone already, or replaced while being written: not ours either way.
   }
