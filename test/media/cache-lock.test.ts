@@ -74,6 +74,18 @@ describe('cache files made once across processes (server/media/cache-lock.ts)', 
       await mine!.release();
       expect(fs.existsSync(lockFileOf(file))).to.equal(true);
     });
+
+    it('should tell its own locks apart: releasing one that was replaced leaves the lock that replaced it', async () => {
+      const first = await tryLock(file);
+      // Gone from under its holder (the cache cleared), then taken again by this same process.
+      fs.rmSync(lockFileOf(file));
+      const second = await tryLock(file);
+      expect(second, 'the lock taken again').to.not.equal(undefined);
+      await first!.release();
+      expect(fs.existsSync(lockFileOf(file)), 'the second lock survives the first release').to.equal(true);
+      await second!.release();
+      expect(fs.existsSync(lockFileOf(file))).to.equal(false);
+    });
   });
 
   describe('untilUnlocked', () => {
