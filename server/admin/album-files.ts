@@ -6,7 +6,7 @@ import { hasPassword } from '../core/albums/album-tree.js';
 import { type RecordWithToken, readRecordWithToken } from '../core/albums/record-token.js';
 import { ALBUM_FILE } from '../core/albums/scan.js';
 import { type FileVersion, readVersioned, replaceIfUnchanged } from '../core/albums/versioned-file.js';
-import { writeFileAtomic } from '../core/fs-atomic.js';
+import { renameDurably, writeFileAtomic } from '../core/fs-atomic.js';
 import { HttpError, badRequest, notFound } from '../core/errors.js';
 import { mediaKind } from '../core/media-catalogue.js';
 import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../core/paths.js';
@@ -155,7 +155,7 @@ export class AlbumFiles {
       }
       const dest = path.join(this.#albumsDir, ...trashRel.split('/'));
       await fs.mkdir(path.dirname(dest), { recursive: true });
-      await fs.rename(dir, dest);
+      await renameDurably(dir, dest);
       return trashRel;
     });
   }

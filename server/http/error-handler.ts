@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { HttpError, notFound } from '../core/errors.js';
 import { toHttpError } from './domain-errors.js';
 import type { Logger } from '../core/logger.js';
+import { scrubUrl } from './request-log.js';
 
 /**
  * A Node system error (fs, net): its message names the path or address it failed on
@@ -120,9 +121,11 @@ export function errorHandler({ log, alreadyLogged = () => false, refusedPage }: 
       res.type('html').send(html);
     });
   return (thrown, req, res, next) => {
+    // As the request log writes it: a share link's id is a secret.
+    const logged = scrubUrl(req.path);
     if (res.headersSent) {
       // Too late to answer: drop the connection so the client sees a failure, not a truncated success.
-      logError(`error after headers were sent on ${req.method} ${req.path}`, thrown);
+      logError(`error after headers were sent on ${req.method} ${logged}`, thrown);
       res.destroy();
       return;
     }
@@ -131,9 +134,9 @@ export function errorHandler({ log, alreadyLogged = () => false, refusedPage }: 
     // A 503 with Retry-After is the server saying "busy, ask again" by design (a full media
     // queue under a crowd): one line, not an error with its stack per request.
     const busy = status === 503 && 'Retry-After' in headersOf(err);
-    if (busy) log.warn({ path: req.path, retryAfter: headersOf(err)['Retry-After'] }, `${req.method} ${req.path}: busy, answered 503 with Retry-After`);
+    if (busy) log.warn({ path: logged, retryAfter: headersOf(err)['Retry-After'] }, `${req.method} ${logged}: busy, answered 503 with Retry-After`);
     // The error as thrown: its cause and kind are what the log is for.
-    else if (status >= 500) logError(`${req.method} ${req.path} failed`, thrown);
+    else if (status >= 500) logError(`${req.method} ${logged} failed`, thrown);
     const message = messageOf(err, status);
     resetFileHeaders(res);
     res.set(headersOf(err));

@@ -4,10 +4,21 @@ import type { Logger } from '../core/logger.js';
 /** Query parameters whose values are secrets and never reach a log. */
 const SECRET_PARAMS = new Set(['token', 'password']);
 
-/** The request URL with secret query values replaced by `***`. */
+/**
+ * The id of a share link's address, `/s/<id>` and anything below it: the id is the link's
+ * whole secret (docs/api.md#share-links). Case-insensitive like Express's routing, which
+ * answers `/S/<id>` too. Nothing of the id is kept, not even a prefix: a prefix narrows a
+ * guess, and a keyed hash would only say which lines were the same link, which the log does
+ * not need.
+ */
+const LINK_ADDRESS = /^\/s\/[^/?#]+/i;
+
+/** The request URL with a share link's id and secret query values replaced by `***`. */
 export function scrubUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  const rawPath = q < 0 ? url : url.slice(0, q);
+  const path = rawPath.replace(LINK_ADDRESS, (address) => `${address.slice(0, 3)}***`);
+  if (q < 0) return path;
   const params = new URLSearchParams(url.slice(q + 1));
   let changed = false;
   for (const key of [...params.keys()]) {
@@ -16,7 +27,7 @@ export function scrubUrl(url: string): string {
       changed = true;
     }
   }
-  return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
+  return changed ? `${path}?${params.toString()}` : `${path}${url.slice(q)}`;
 }
 
 /** The fields of a request's line; the logger adds `level` and `time`. */

@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import http2 from 'node:http2';
-import https from 'node:https';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
@@ -12,38 +10,7 @@ import { writeVideo } from '../support/media-fixtures.js';
 import { NginxServer } from '../support/nginx.js';
 import { freePort, onPath, RedisServer } from '../support/redis-server.js';
 import { writeAlbum } from '../support/temp-dir.js';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: Buffer;
-}
-
-interface AskOptions {
-  readonly method?: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string | Buffer;
-  /** The certificate nginx's HTTPS is trusted with. */
-  readonly ca?: string;
-}
-
-/** One request on a connection of its own: HTTPS to nginx, or plain HTTP to a gallery process. */
-function ask(url: string, opts: AskOptions = {}): Promise<Answer> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const onResponse = (res: http.IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    };
-    const options = { method: opts.method ?? 'GET', headers: opts.headers, agent: false as const };
-    const req = u.protocol === 'https:' ? https.request(u, { ...options, ca: opts.ca }, onResponse) : http.request(u, options, onResponse);
-    req.on('error', reject);
-    req.setTimeout(60_000, () => req.destroy(new Error(`no answer from ${url}`)));
-    req.end(opts.body);
-  });
-}
+import { ask } from './ask.js';
 
 const json = (body: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { planZip, writeZip } from '../../server/public/zip/album-zip.js';
+import { MAX_CONCURRENT_ZIPS, MAX_ZIPS_PER_CLIENT } from '../../server/public/zip/download-limits.js';
 import { close, createTestApp, eventually, expect, getRaw, listen, makeTempDir, q, writeAlbum, writeRandomImages } from './support.js';
 
 /** A download whose client reads nothing: the response is paused as soon as it arrives. */
@@ -17,9 +18,9 @@ interface StalledDownload {
   abandon(): void;
 }
 
-function stalledDownload(url: string): Promise<StalledDownload> {
+function stalledDownload(url: string, headers: Record<string, string> = {}): Promise<StalledDownload> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false }, (res) => {
+    const req = http.get(url, { agent: false, headers }, (res) => {
       res.pause();
       res.on('error', () => {});
       const closed = new Promise<{ complete: boolean }>((done) => res.on('close', () => done({ complete: res.complete })));
@@ -93,6 +94,82 @@ describe('album download limits', function () {
       for (const d of running) d.abandon();
       await Promise.all(running.map((d) => d.closed));
       expect(await untilServed(base + q('2024/small'))).to.equal(200);
+    });
+  });
+
+  describe('with one client holding its share', function () {
+    let server: http.Server;
+    let base: string;
+    const greedy = { 'X-Forwarded-For': '198.51.100.7' };
+    const other = { 'X-Forwarded-For': '203.0.113.20' };
+
+    before(async function () {
+      // The shipped limits; clients told apart by their address, as behind TRUST_PROXY.
+      ({ server, base } = await listen((await createTestApp(root, { trustProxy: 'loopback' })).app));
+    });
+
+    after(async function () {
+      await close(server);
+    });
+
+    it("should refuse that client past its share with 429, and never another client's download", async function () {
+      // As many idle downloads as the whole server runs: one client may hold only its share.
+      const held: StalledDownload[] = [];
+      for (let i = 0; i < MAX_CONCURRENT_ZIPS; i++) held.push(await stalledDownload(base + q('2024/big'), greedy));
+      const statuses = held.map((d) => d.status);
+      expect(statuses.filter((s) => s === 200).length).to.equal(MAX_ZIPS_PER_CLIENT);
+      expect(statuses.filter((s) => s === 429).length).to.equal(MAX_CONCURRENT_ZIPS - MAX_ZIPS_PER_CLIENT);
+      const refused = held.find((d) => d.status === 429)!;
+      expect(Number(refused.headers['retry-after'])).to.be.above(0);
+      expect(refused.headers['content-type']).to.match(/^application\/json/);
+      // Read to their end: a paused answer is never closed.
+      for (const d of held) if (d.status === 429) d.resume();
+      const again = await getRaw(base + q('2024/small'), greedy);
+      expect([again.status, JSON.parse(again.body.toString())]).to.deep.equal([
+        429,
+        { error: `${MAX_ZIPS_PER_CLIENT} album downloads are already running from your network: let one finish, then try again` },
+      ]);
+
+      // Another client is served whole meanwhile.
+      const res = await getRaw(base + q('2024/small'), other);
+      expect([res.status, res.complete]).to.deep.equal([200, true]);
+
+      for (const d of held) d.abandon();
+      await Promise.all(held.map((d) => d.closed));
+    });
+  });
+
+  describe('with the server full of stalled downloads', function () {
+    let server: http.Server;
+    let base: string;
+    const STALLED_MS = 1500;
+
+    before(async function () {
+      ({ server, base } = await listen((await createTestApp(root, { trustProxy: 'loopback', maxConcurrent: 2, maxPerClient: 2, stalledMs: STALLED_MS })).app));
+    });
+
+    after(async function () {
+      await close(server);
+    });
+
+    it('should end the one stalled longest for a client with none running, once it has stalled long enough', async function () {
+      const first = { 'X-Forwarded-For': '198.51.100.8' };
+      const second = { 'X-Forwarded-For': '203.0.113.21' };
+      const held = [await stalledDownload(base + q('2024/big'), first), await stalledDownload(base + q('2024/big'), first)];
+      expect(held.map((d) => d.status)).to.deep.equal([200, 200]);
+      // Just started: taking their time, not stalled yet.
+      const early = await getRaw(base + q('2024/small'), second);
+      expect(early.status).to.equal(503);
+      expect(Number(early.headers['retry-after'])).to.be.above(0);
+
+      await new Promise((r) => setTimeout(r, STALLED_MS + 200));
+      const res = await getRaw(base + q('2024/small'), second);
+      expect([res.status, res.complete]).to.deep.equal([200, true]);
+      // The first one, which stalled first, was ended: its client sees a download that failed.
+      held[0]!.resume();
+      expect(await held[0]!.closed).to.deep.equal({ complete: false });
+      held[1]!.abandon();
+      await held[1]!.closed;
     });
   });
 

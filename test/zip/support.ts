@@ -47,10 +47,15 @@ export interface TestApp {
  * The download route as the public app mounts it, behind the real resolver over an index of
  * `root` (`album.json` makes an album; X-Album-Token opens a protected one).
  */
-export async function createTestApp(root: string, opts: Partial<Omit<DownloadRouterOptions, 'resolveAlbum'>> = {}): Promise<TestApp> {
+export async function createTestApp(
+  root: string,
+  { trustProxy, ...opts }: Partial<Omit<DownloadRouterOptions, 'resolveAlbum'>> & { readonly trustProxy?: string } = {},
+): Promise<TestApp> {
   const index = await AlbumIndex.open({ albumsDir: root, watch: false, log: quietLogger });
   const { resolveAlbum } = createResolvers(index, root);
   const app = express();
+  // As TRUST_PROXY sets it: X-Forwarded-For then tells the clients of a test apart.
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   app.use(createDownloadRouter({ resolveAlbum, log: quietLogger, ...opts }));
   app.use(errorHandler({ log: quietLogger }));
   return { app, index };

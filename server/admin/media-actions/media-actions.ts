@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pairLivePhotos } from '../../core/albums/live-photos.js';
 import { hasControlCharacter } from '../../core/control-characters.js';
 import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import { moveAcrossDevices, renameDurably, syncDirectories } from '../../core/fs-atomic.js';
 import type { Logger } from '../../core/logger.js';
 import { mediaCacheFiles, mediaKind, turnMethodOf } from '../../core/media-catalogue.js';
 import { isMissing } from '../../core/paths.js';
@@ -111,7 +112,7 @@ export class MediaActions {
       const moved: MovedFile[] = [];
       try {
         for (const name of files) {
-          await fs.rename(path.join(album!.dir, name), path.join(this.#abs(trashDir), name));
+          await renameDurably(path.join(album!.dir, name), path.join(this.#abs(trashDir), name));
           moved.push({ from: name, to: name });
         }
       } catch (err) {
@@ -334,7 +335,7 @@ export class MediaActions {
   async #undo(moved: readonly MovedFile[], fromDir: string, toDir: string): Promise<void> {
     for (const f of [...moved].reverse()) {
       try {
-        await fs.rename(path.join(toDir, f.to), path.join(fromDir, f.from));
+        await renameDurably(path.join(toDir, f.to), path.join(fromDir, f.from));
       } catch (err) {
         this.#opts.log.error({ err }, `could not move ${f.to} back after a failed action`);
       }
@@ -350,7 +351,7 @@ export class MediaActions {
         const dest = targets[i]!;
         try {
           await fs.mkdir(path.dirname(dest), { recursive: true });
-          await fs.rename(source, dest);
+          await renameDurably(source, dest);
         } catch (err) {
           if (!isMissing(err)) this.#opts.log.warn({ err }, `cache file ${source} not moved; it is made again when asked for`);
           // Not moved, it must not stay under the old name either: a new file of that name would reuse it only if its tag matched.
@@ -452,7 +453,7 @@ function followReferences(record: AlbumRecord, below: string, oldName: string, n
  */
 async function moveNoReplace(from: string, to: string): Promise<void> {
   if (path.dirname(from) === path.dirname(to) && from.toLowerCase() === to.toLowerCase()) {
-    await fs.rename(from, to);
+    await renameDurably(from, to);
     return;
   }
   try {
@@ -460,33 +461,13 @@ async function moveNoReplace(from: string, to: string): Promise<void> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (!NO_LINKS.has(code)) throw err;
-    if (code === 'EXDEV') {
-      await copyAcross(from, to);
-      return;
-    }
-    await fs.rename(from, to);
+    if (code === 'EXDEV') await moveAcrossDevices(from, to);
+    else await renameDurably(from, to);
     return;
   }
   await fs.unlink(from);
-}
-
-/** To another filesystem (a mount inside the tree): copied beside the target, flushed, renamed, then the source removed. */
-async function copyAcross(from: string, to: string): Promise<void> {
-  const tmp = path.join(path.dirname(to), `.${path.basename(to)}.${process.pid}.moving`);
-  try {
-    await fs.copyFile(from, tmp, fs.constants.COPYFILE_EXCL);
-    const handle = await fs.open(tmp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, to);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await fs.unlink(from);
+  // As a rename would be: both directories' changes on disk (durable writes, server/core/fs-atomic.ts).
+  await syncDirectories(to, from);
 }
 
 async function readNames(dir: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 import type { Stats } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
-import { tempNameFor } from '../../core/fs-atomic.js';
+import { renameDurably, tempNameFor } from '../../core/fs-atomic.js';
 
 /** A new version of a file, written and flushed beside it under a temp name, not yet in its place. */
 export interface StagedFile {
@@ -64,7 +64,7 @@ export async function stageNewVersion(file: string, write: (version: NewVersion)
         if (now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
           throw new ChangedMeanwhileError('it changed on disk while it was being rotated; try again');
         }
-        await fs.rename(tmp, file);
+        await renameDurably(tmp, file);
       } catch (err) {
         await discard();
         throw err;

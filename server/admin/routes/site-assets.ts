@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Router } from 'express';
-import sharp from 'sharp';
-import { tempNameFor } from '../../core/fs-atomic.js';
+import sharp, { type OutputInfo } from 'sharp';
+import { commitTempFile, renameDurably, tempNameFor } from '../../core/fs-atomic.js';
 import { badRequest, missingParameter } from '../../core/errors.js';
 import { MEDIA_EXTENSIONS, WEB_IMAGE_EXTENSIONS, isImage, isWebImage, listExtensions } from '../../core/media-catalogue.js';
 import { resolveExistingInside } from '../existing-file.js';
@@ -71,7 +71,7 @@ export function siteAssetsRoutes(ctx: AdminContext): Router {
       const trashedTo = `${TRASH_DIR}/${stamp}/assets/${kind}/${name}`;
       await ctx.queue.run(dir, async () => {
         await fs.mkdir(path.join(contentDir, TRASH_DIR, stamp, 'assets', kind), { recursive: true });
-        await fs.rename(file, path.join(contentDir, ...trashedTo.split('/')));
+        await renameDurably(file, path.join(contentDir, ...trashedTo.split('/')));
       });
       res.json({ deleted: name, trashedTo });
     });
@@ -107,20 +107,21 @@ export function siteAssetsRoutes(ctx: AdminContext): Router {
       const target = path.join(dir, LANDING_FILE);
       const info = await ctx.queue.run(target, async () => {
         const tmp = tempNameFor(target);
+        let out: OutputInfo;
         try {
           // Always re-encoded: the file becomes a JPEG, upright, and loses its EXIF (GPS
           // included), which matters for the one image every visitor of the site sees.
-          const out = await sharp(upload.tempPath)
+          out = await sharp(upload.tempPath)
             .rotate()
             .resize({ width: LANDING_MAX_EDGE, height: LANDING_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
             .jpeg({ quality: 88, mozjpeg: true })
             .toFile(tmp);
-          await fs.rename(tmp, target);
-          return out;
         } catch (err) {
           await fs.rm(tmp, { force: true });
           throw err;
         }
+        await commitTempFile(tmp, target);
+        return out;
       });
       res.status(201).json({ name: LANDING_FILE, width: info.width, height: info.height, size: info.size, url: assetUrl('landing', LANDING_FILE) });
     } finally {

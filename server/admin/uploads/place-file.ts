@@ -1,18 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { tempNameFor } from '../../core/fs-atomic.js';
+import { moveAcrossDevices, renameDurably, syncFile } from '../../core/fs-atomic.js';
 import type { KeyedQueue } from '../keyed-queue.js';
 import { uniqueFileName } from './safe-file-name.js';
-
-/** Flushes a received file to disk, so the rename that publishes it never exposes a partial file after a crash. */
-async function flush(file: string): Promise<void> {
-  const handle = await fs.open(file, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** A verified temp file and the name it should get. */
 export interface Placement {
@@ -30,7 +20,8 @@ export interface Placement {
  */
 export async function placeFiles(opts: { files: readonly Placement[]; destDir: string; queue: KeyedQueue }): Promise<string[]> {
   if (opts.files.length === 0) return [];
-  for (const file of opts.files) await flush(file.tempPath);
+  // Flushed before the queue is taken: a big upload's fsync must not hold up other writes to the album.
+  for (const file of opts.files) await syncFile(file.tempPath);
   return opts.queue.run(opts.destDir, async () => {
     const taken = new Set((await fs.readdir(opts.destDir)).map((n) => n.toLowerCase()));
     const placed: string[] = [];
@@ -49,22 +40,12 @@ export async function placeFiles(opts: { files: readonly Placement[]; destDir: s
   });
 }
 
-/** rename, or — when the destination is on another filesystem (a mount inside the tree) — copy beside it, then rename. */
+/** A durable rename or, when the destination is on another filesystem (a mount inside the tree), a copy beside it renamed into place. */
 async function moveFile(from: string, to: string): Promise<void> {
   try {
-    await fs.rename(from, to);
-    return;
+    await renameDurably(from, to);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    await moveAcrossDevices(from, to);
   }
-  const tmp = tempNameFor(to);
-  try {
-    await fs.copyFile(from, tmp, fs.constants.COPYFILE_EXCL);
-    await flush(tmp);
-    await fs.rename(tmp, to);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  await fs.rm(from, { force: true });
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
-import { writeTempBeside } from '../fs-atomic.js';
+import { renameDurably, writeTempBeside } from '../fs-atomic.js';
 
 /** One version of a small text file: its text and what tells this version from any later one. */
 export interface FileVersion {
@@ -35,7 +35,7 @@ export async function readVersioned(file: string): Promise<FileVersion> {
 }
 
 /**
- * Puts `data` in place of `file` (temp file, fsync, rename) only if `file` is still the
+ * Puts `data` in place of `file` (temp file, fsync, rename, fsync of the directory) only if `file` is still the
  * version `expected` that the new data was derived from; answers false, leaving `file` alone,
  * when someone saved it since (or removed it). Write errors (a read-only tree) are thrown.
  *
@@ -57,7 +57,7 @@ export async function replaceIfUnchanged(file: string, expected: FileVersion, da
       await fs.rm(tmp, { force: true });
       return false;
     }
-    await fs.rename(tmp, file);
+    await renameDurably(tmp, file);
     return true;
   } catch (err) {
     await fs.rm(tmp, { force: true });

@@ -9,6 +9,7 @@ import { createMediaLocator, type ItemLocation, type LocateMedia, type MediaLoca
 import { filesOf } from '../../core/albums/live-photos.js';
 import { type AccessResult, allowsDownloads, resolveAccess } from '../../core/access/resolve-access.js';
 import type { Visitor } from '../../core/access/visitor.js';
+import { outermostLock } from '../../core/access/locked-path.js';
 import { visitorOf } from './visitor.js';
 
 /** Access of the visitor making `req` to a node of the tree. */
@@ -52,7 +53,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
 
   function requireAccess(visitor: Visitor, node: TreeNode): Grant {
     const grant = grantOf(visitor, node);
-    if (!grant.open) throw unauthorized('This album is protected: unlock it first');
+    if (!grant.open) throw lockedAlbum();
     return grant;
   }
 
@@ -75,8 +76,10 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
     const slash = relPath.lastIndexOf('/');
     const kind = mediaKind(relPath);
     if (slash < 0 || kind === undefined || hasHiddenSegment(relPath)) throw notFound('File not found');
-    const album = index.album(relPath.slice(0, slash));
-    if (!album) throw notFound('File not found');
+    const albumPath = relPath.slice(0, slash);
+    const album = index.album(albumPath);
+    // Below a locked album, a path that is no album answers as a locked one (docs/api.md#access).
+    if (!album) throw outermostLock(index, albumPath, visitor) ? lockedAlbum() : notFound('File not found');
     // Access before the file lookup, so a locked album answers 401 for any file name.
     const grant = requireAccess(visitor, album);
     const item = itemOf(album, relPath.slice(slash + 1));
@@ -145,7 +148,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
   const albumFor = async (visitor: Visitor, raw: unknown, use: MediaUse): Promise<ResolvedAlbum> => {
     const albumPath = parseRelativePath(raw);
     const album = hasHiddenSegment(albumPath) ? undefined : index.album(albumPath);
-    if (!album) throw notFound('Album not found');
+    if (!album) throw outermostLock(index, albumPath, visitor) ? lockedAlbum() : notFound('Album not found');
     const grant = requireAccess(visitor, album);
     if (use === 'original' && !grant.downloads) throw noDownloads();
     return {
@@ -188,6 +191,11 @@ function grantOf(visitor: Visitor, node: TreeNode): Grant {
   const access = resolveAccess(node, visitor);
   if (!access.granted) return CLOSED;
   return allowsDownloads(access) ? FULL : VIEW_ONLY;
+}
+
+/** The one answer of a locked album, whichever album of the path it is and whether the rest of the path exists. */
+function lockedAlbum() {
+  return unauthorized('This album is protected: unlock it first');
 }
 
 function noDownloads() {

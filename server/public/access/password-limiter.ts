@@ -1,8 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import type { Logger } from '../../core/logger.js';
 import type { RedisCommands } from '../redis-connection.js';
 import { RedisLockoutStore } from './redis-lockout-store.js';
+import { clientAddressKey } from './client-address.js';
 
 export const MAX_FAILED_ATTEMPTS = 10;
 export const LOCKOUT_MS = 15 * 60 * 1000;
@@ -191,7 +192,7 @@ export function createPasswordLimiter(now?: () => number, shared?: SharedLockout
   const cleared = new WeakSet<Request>();
   // The key express-rate-limit computed, or would compute (its default: IPv6 addresses
   // grouped by subnet), for a request that did not go through it (the album page).
-  const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? ipKeyGenerator(req.ip ?? 'unknown');
+  const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? clientAddressKey(req);
   const lockedOutFor = async (req: Request): Promise<number> => {
     const info = await store.get(keyOf(req)).catch(() => undefined);
     if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return 0;

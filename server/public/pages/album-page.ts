@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { accessOf, type ReadableMedia } from '../access/gallery-access.js';
+import { outermostLock } from '../../core/access/locked-path.js';
+import { visitorOf } from '../access/visitor.js';
 import { type AccessResult, allowsDownloads } from '../../core/access/resolve-access.js';
 import type { LinkVisits } from '../access/link-visits.js';
 import { isFromProtected, type ReadableFile } from '../resolvers.js';
@@ -251,9 +253,10 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
 
   async function render(req: Request, res: Response, node: TreeNode): Promise<void> {
     const access = accessOf(req, node);
-    // A folder below a protected album is part of that album: the names of the albums in it
-    // are shown only to a visitor who may open it.
-    if (!access.granted) return isAlbum(node) ? renderLocked(req, res, node) : renderLocked(req, res, access.blocking, albumPageUrl(node.path));
+    // What is below a locked album is shown only to a visitor who may open it, its names and
+    // titles included: the form is the outermost locked album's (core/access/locked-path.ts),
+    // and brings the visitor back here once open.
+    if (!access.granted) return renderLocked(req, res, outermostLock(index, node.path, visitorOf(req)) ?? access.blocking, albumPageUrl(node.path));
     // A share link's token joins the cookie; the page script then drops it from the address bar.
     if (access.viaUrlToken) grantTokens(req, res, deps.production, [access.viaUrlToken]);
     return isAlbum(node) ? renderAlbum(req, res, node, access) : renderFolder(req, res, node);
@@ -263,7 +266,12 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const tail = req.path.replace(/^\/photos\/?/, '');
     const relPath = decodeUrlPath(tail);
     const node = hasHiddenSegment(relPath) ? undefined : index.node(relPath);
-    if (!node || node === index.root) throw notFound('No such album');
+    if (!node || node === index.root) {
+      // A guessed path below a locked album answers as an existing one would: whether it exists is the owner's secret.
+      const lock = outermostLock(index, relPath, visitorOf(req));
+      if (lock) return renderLocked(req, res, lock, albumPageUrl(relPath));
+      throw notFound('No such album');
+    }
     const access = accessOf(req, node);
     // A page a share link opens is a view through that link (its /s/ address counts its own).
     if (access.granted && access.link) deps.linkVisits?.record(req, access.link.id);

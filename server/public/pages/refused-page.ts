@@ -1,26 +1,35 @@
 import type { Request } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { Album } from '../../core/albums/album-tree.js';
+import { outermostLock } from '../../core/access/locked-path.js';
+import { visitorOf } from '../access/visitor.js';
 import { decodeUrlPath, hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import { albumPageUrl } from '../../core/urls.js';
 import type { ErrorPage, RefusedPage } from '../../http/error-handler.js';
 
-/**
- * The album a refused request was about: the `/albums/{path}` tail or the `path` query of a
- * media route names a file of it (`2024/trip/IMG_1.jpg`) or, for the ZIP, the album itself.
- * Only called once the resolver has refused the request (401/403), which it does only for an
- * album that exists: the link tells the visitor nothing the status did not.
- */
-function albumNamedBy(index: AlbumIndex, req: Request): Album | undefined {
+/** The `/albums/{path}` tail or the `path` query of a media route: a file (`2024/trip/IMG_1.jpg`) or, for the ZIP, an album. */
+function pathNamedBy(req: Request): string | undefined {
   try {
-    const raw = req.path.startsWith('/albums/') ? decodeUrlPath(req.path.slice('/albums/'.length)) : req.query.path;
-    const relPath = parseRelativePath(raw);
-    if (hasHiddenSegment(relPath)) return undefined;
-    const slash = relPath.lastIndexOf('/');
-    return index.album(relPath) ?? (slash > 0 ? index.album(relPath.slice(0, slash)) : undefined);
+    return parseRelativePath(req.path.startsWith('/albums/') ? decodeUrlPath(req.path.slice('/albums/'.length)) : req.query.path);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The album a refused request was about. Refused as locked (401), it is the outermost album
+ * of the path this visitor cannot open, whatever lies below it and whether it exists: the page
+ * names nothing the visitor could not see listed (core/access/locked-path.ts). Otherwise
+ * (403, or a 401 for a symlink into another album) the album the path names, which the
+ * resolver found.
+ */
+function albumNamedBy(index: AlbumIndex, req: Request, status: 401 | 403): Album | undefined {
+  const relPath = pathNamedBy(req);
+  if (relPath === undefined) return undefined;
+  const lock = status === 401 ? outermostLock(index, relPath, visitorOf(req)) : undefined;
+  if (lock || hasHiddenSegment(relPath)) return lock;
+  const slash = relPath.lastIndexOf('/');
+  return index.album(relPath) ?? (slash > 0 ? index.album(relPath.slice(0, slash)) : undefined);
 }
 
 /**
@@ -32,7 +41,7 @@ function albumNamedBy(index: AlbumIndex, req: Request): Album | undefined {
  */
 export function refusedPageFor(index: AlbumIndex): RefusedPage {
   return (req, status, message): ErrorPage => {
-    const album = albumNamedBy(index, req);
+    const album = albumNamedBy(index, req, status);
     const albumLink = album && { href: albumPageUrl(album.path), title: album.meta.title };
     if (status === 401) {
       return {

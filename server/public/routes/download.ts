@@ -1,9 +1,10 @@
 import { type Response, Router } from 'express';
-import { badRequest, HttpError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { zipFiles } from '../zip/zip-contents.js';
 import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
-import { MAX_CONCURRENT_ZIPS, ZIP_IDLE_TIMEOUT_MS, ZIP_RETRY_AFTER_SECONDS } from '../zip/download-limits.js';
+import { DownloadSlots, MAX_CONCURRENT_ZIPS, MAX_ZIPS_PER_CLIENT, ZIP_IDLE_TIMEOUT_MS, ZIP_STALLED_MS } from '../zip/download-limits.js';
+import { clientAddressKey } from '../access/client-address.js';
 import type { Logger } from '../../core/logger.js';
 import type { MediaOrder } from '../pages/album-dates.js';
 import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
@@ -16,8 +17,12 @@ export interface DownloadRouterOptions {
   readonly resolveAlbum: AlbumResolver;
   /** Failures after the response has started, and files left out of an archive. */
   readonly log: Logger;
-  /** Archives written at once; past it 503 with Retry-After. Default MAX_CONCURRENT_ZIPS. */
+  /** Archives written at once in all; past it 503 with Retry-After. Default MAX_CONCURRENT_ZIPS. */
   readonly maxConcurrent?: number;
+  /** Archives written at once for one client; past it 429 with Retry-After. Default MAX_ZIPS_PER_CLIENT. */
+  readonly maxPerClient?: number;
+  /** A download stalled this long yields its place when the server is full. Default ZIP_STALLED_MS. */
+  readonly stalledMs?: number;
   /** A client taking no bytes for this long is disconnected. Default ZIP_IDLE_TIMEOUT_MS. */
   readonly idleTimeoutMs?: number;
   /** The album's order (`sort`): the archive lists its photos as the album page does. */
@@ -35,24 +40,27 @@ function withVideos(raw: unknown): boolean {
 
 /** `GET /api/download-album?path=&videos=`: the album's photos (with their Live Photo movies, and its videos when asked) as a stored ZIP, streamed as it is built. */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
-  const { resolveAlbum, maxConcurrent = MAX_CONCURRENT_ZIPS, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
-  if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new RangeError(`maxConcurrent must be an integer >= 1, got ${maxConcurrent}`);
+  const { resolveAlbum, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
+  const slots = new DownloadSlots({
+    total: opts.maxConcurrent ?? MAX_CONCURRENT_ZIPS,
+    perClient: opts.maxPerClient ?? MAX_ZIPS_PER_CLIENT,
+    stalledMs: opts.stalledMs ?? ZIP_STALLED_MS,
+  });
   if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs <= 0) throw new RangeError(`idleTimeoutMs must be a positive number, got ${idleTimeoutMs}`);
   const { log, locationPatcher = createLocationPatcher() } = opts;
   const router = Router();
-  let running = 0;
 
   router.get('/api/download-album', async function downloadAlbum(req, res) {
     const videos = withVideos(req.query.videos);
     const album = await resolveAlbum(req, req.query.path, 'original');
     // After the access check (a visitor without access learns nothing of the load), before
     // the planning, which stats every file.
-    if (running >= maxConcurrent) throw tooManyDownloads();
-    running++;
+    const slot = slots.take(clientAddressKey(req), res);
     try {
       await sendZip(album, videos, req.method, res);
     } finally {
-      running--;
+      slot.release();
+      if (slot.evicted) log.warn(`download-album: ${album.path}: a stalled download ended to make room for another visitor`);
     }
   });
 
@@ -92,12 +100,6 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   }
 
   return router;
-}
-
-function tooManyDownloads(): HttpError {
-  return new HttpError(503, 'Too many album downloads at once, try again shortly', {
-    headers: { 'Retry-After': String(ZIP_RETRY_AFTER_SECONDS) },
-  });
 }
 
 /**
