@@ -85,7 +85,14 @@ export async function renderAdoptable(container, adopted) {
     return;
   }
   const boxes = folders.map((f) => h('input', { type: 'checkbox', value: f.path, 'aria-label': `Select ${f.path}` }));
-  const all = h('input', { type: 'checkbox', on: { change: () => boxes.forEach((b) => (b.checked = all.checked)) } });
+  const all = h('input', {
+    type: 'checkbox',
+    on: {
+      change: () => {
+        for (const b of boxes) b.checked = all.checked;
+      },
+    },
+  });
   const adopt = async (paths) => {
     const how = await askHow(paths.length);
     if (!how) return;
