@@ -2,6 +2,15 @@
 // MALLOC_* and LD_PRELOAD apply to `npm start` too (server/launch.ts reads them from here).
 const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
+const { parseEnv } = require('node:util');
+
+// The settings file every command reads (server/core/env-file.ts: GALLERY_ENV, else .env here),
+// under the environment. The server reads it again itself and checks every value; this file
+// needs only GALLERY_INSTANCES and must not set over the file what the file says.
+const ENV_FILE = process.env.GALLERY_ENV ? path.resolve(process.env.GALLERY_ENV) : path.join(__dirname, '.env');
+const fromFile = fs.existsSync(ENV_FILE) ? parseEnv(fs.readFileSync(ENV_FILE, 'utf8')) : {};
+const setting = (name) => process.env[name] ?? fromFile[name];
 
 // jemalloc, where Debian's libjemalloc2 is installed (sharp recommends it on glibc): freed
 // pixel buffers go back to the system instead of fragmenting glibc's arenas.
@@ -14,7 +23,7 @@ const JEMALLOC = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch6
 //   required (the server refuses to start without it). Each process is told how many there
 //   are (INSTANCES) and sizes its worker pool to cores / instances, so they never
 //   oversubscribe the cores.
-const wanted = process.env.GALLERY_INSTANCES ?? '1';
+const wanted = setting('GALLERY_INSTANCES') ?? '1';
 const instances = wanted === 'max' ? os.availableParallelism() : Number(wanted);
 if (!Number.isInteger(instances) || instances < 1) throw new Error(`GALLERY_INSTANCES must be a positive integer or "max", got "${wanted}"`);
 const cluster = instances > 1;
@@ -43,8 +52,8 @@ module.exports = {
       merge_logs: true,
       time: false,
       env: {
-        NODE_ENV: 'production',
-        PORT: 3000,
+        // Production unless the settings say otherwise; PORT and the rest come from the settings.
+        NODE_ENV: setting('NODE_ENV') ?? 'production',
         INSTANCES: String(instances),
         // glibc gives each thread its own malloc arena; with sharp in worker threads that
         // holds on to native memory long after the load has passed.

@@ -2,7 +2,9 @@ import './uv-threadpool.js';
 import cluster from 'node:cluster';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { libraryHints } from './core/albums/library-hints.js';
 import { loadConfig } from './core/config.js';
+import { readEnvFile } from './core/env-file.js';
 import { createLogger } from './core/logger.js';
 import { createGallery } from './gallery.js';
 import { collectWhenQuiet } from './core/idle-gc.js';
@@ -72,6 +74,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  const settings = readEnvFile().file;
+  if (settings) log.info(`settings from ${settings}`);
+  for (const hint of libraryHints(config.albumsDir, gallery.index)) log.info(hint);
   // Ready only once a signal would be handled: a supervisor may stop the server at once.
   // The ready line: test/server/shutdown.test.ts and bench/server-process.ts wait for its text.
   log.info(`Gallery ready at http://${shownHost}:${port} (albums: ${config.albumsDir})`);

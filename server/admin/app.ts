@@ -20,6 +20,7 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { shareLinkRoutes } from './routes/share-links.js';
 import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
+import { adoptFolderRoutes } from './routes/adopt-folders.js';
 import { albumOrderRoutes } from './routes/album-order.js';
 import { mediaActionRoutes } from './routes/media-actions.js';
 import { thumbnailPreviewRoutes } from './routes/thumbnail-previews.js';
@@ -113,6 +114,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(thumbnailPreviewRoutes(ctx));
   app.use(mediaActionRoutes(ctx));
   app.use(albumOrderRoutes(ctx));
+  app.use(adoptFolderRoutes(ctx));
   app.use(adminPageRoutes(ctx, viewsDir));
 
   app.use('/api', apiNotFound);

@@ -2,7 +2,9 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { AlbumIndex } from '../core/albums/album-index.js';
+import { libraryHints } from '../core/albums/library-hints.js';
 import { ConfigError, loadConfig } from '../core/config.js';
+import { readEnvFile } from '../core/env-file.js';
 import { createLogger } from '../core/logger.js';
 import { createAdminApp } from './app.js';
 import { UPLOADS_DIR } from './routes/media-upload.js';
@@ -39,6 +41,9 @@ async function main(): Promise<void> {
   // fails on the port before it can delete the uploads of the first.
   await Promise.all([config.albumsDir, config.contentDir].map((dir) => fs.rm(path.join(dir, UPLOADS_DIR), { recursive: true, force: true })));
   const { port } = server.address() as { port: number };
+  const settings = readEnvFile().file;
+  if (settings) log.info(`settings from ${settings}`);
+  for (const hint of libraryHints(config.albumsDir, index)) log.info(hint);
   log.info(`Admin server ready on http://${ADMIN_HOST}:${port}/ (albums: ${config.albumsDir})`);
 
   let closing = false;

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import { environmentWithFile } from './env-file.js';
 
 /** Everything the servers read from the environment, parsed and checked in one place. */
 export interface Config {
@@ -40,12 +42,7 @@ export interface Config {
 export type WatchSetting = 'auto' | 'events' | 'poll';
 const WATCH_SETTINGS: readonly WatchSetting[] = ['auto', 'events', 'poll'];
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 function parsePort(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -108,10 +105,11 @@ export function defaultWorkers(cores: number, instances: number): number {
 }
 
 /**
- * Reads the environment once, validates it and returns a frozen Config.
- * Relative directories are resolved against `cwd` so tests can point anywhere.
+ * Reads the environment once (by default with the settings file under it, env-file.ts),
+ * validates it and returns a frozen Config. Relative directories are resolved against `cwd`
+ * so tests can point anywhere.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = environmentWithFile(), cwd = process.cwd()): Config {
   const dir = (raw: string | undefined, fallback: string) => path.resolve(cwd, raw && raw !== '' ? raw : fallback);
   const instances = parsePositiveInt('INSTANCES', env.INSTANCES, 1);
   const redisUrl = parseRedisUrl(env.REDIS_URL);

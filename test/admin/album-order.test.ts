@@ -216,8 +216,9 @@ describe('admin album description and date', () => {
   });
 
   for (const [body, message] of [
-    [{ date: '2024-02-30' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD'],
-    [{ date: '03/10/2024' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD'],
+    [{ date: '2024-02-30' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD, YYYY-MM or YYYY'],
+    [{ date: '03/10/2024' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD, YYYY-MM or YYYY'],
+    [{ date: '2024-13' }, 'Invalid album metadata: date must be a date written YYYY-MM-DD, YYYY-MM or YYYY'],
     [{ description: 12 }, 'Invalid album metadata: description must be a string'],
     [{ description: 'x'.repeat(5001) }, 'Invalid album metadata: description must be at most 5000 characters'],
     [{ captions: { 'a.jpg': 'x'.repeat(1001) } }, 'Invalid album metadata: a caption must be at most 1000 characters'],

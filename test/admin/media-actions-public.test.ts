@@ -100,6 +100,17 @@ describe("the owner's tools seen on the public site", function () {
     });
   });
 
+  it('should show a month or a year as the album date, as precise as it is written', async () => {
+    await request(fx.admin).put('/api/albums/2024/trip').send({ date: '2024-07' }).expect(200);
+    await eventuallyPasses(async () => {
+      expect((await site().get('/photos/2024/trip').expect(200)).text).to.include('<time datetime="2024-07">July 2024</time>');
+    });
+    await request(fx.admin).put('/api/albums/2024/trip').send({ date: '2024' }).expect(200);
+    await eventuallyPasses(async () => {
+      expect((await site().get('/photos/2024/trip').expect(200)).text).to.include('<time datetime="2024">2024</time>');
+    });
+  });
+
   it('should list child albums in the order set through the admin', async () => {
     writeAlbum(path.join(fx.root, 'albums'), '2024/zoo', { title: 'A zoo' });
     await request(fx.admin)

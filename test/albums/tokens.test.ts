@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -6,29 +5,12 @@ import request from 'supertest';
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { readVersioned, replaceIfUnchanged } from '../../server/core/albums/versioned-file.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
-import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
+import { makeTempDir, removeTempDir, withReadOnlyDir, writeAlbum } from '../support/temp-dir.js';
 import { loggerInto } from '../support/capture-logger.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-
-/**
- * Makes a directory refuse new entries for the duration of `fn`, so a temp file cannot be
- * created beside album.json. Tests run as root, which ignores file modes: there the directory
- * is made immutable (ext4 `chattr +i`), which stops root too; the file itself stays writable in place.
- */
-async function withReadOnlyDir(dir: string, fn: () => Promise<void>): Promise<void> {
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chattr', ['+i', dir]);
-  else fs.chmodSync(dir, 0o555);
-  try {
-    await fn();
-  } finally {
-    if (asRoot) execFileSync('chattr', ['-i', dir]);
-    else fs.chmodSync(dir, 0o755);
-  }
-}
 
 describe('album tokens live in album.json', () => {
   describe('on the public server', () => {

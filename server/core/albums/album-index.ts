@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { type Album, isAlbum, type MediaItem, type TreeNode } from './album-tree.js';
 import { type ContentIds, repairLivePhotos } from './live-photos.js';
-import { scanAlbums } from './scan.js';
+import { type AdoptableFolderSeen, scanAlbums } from './scan.js';
 import type { Logger } from '../logger.js';
 import type { WatchSetting } from '../config.js';
 import { TreeWatcher, type TreeWatcherOptions, type WatchMode } from '../watch/tree-watcher.js';
@@ -36,6 +36,7 @@ export class AlbumIndex extends EventEmitter {
   #root: TreeNode;
   #byPath: Map<string, TreeNode>;
   #version = 1;
+  #adoptable: readonly AdoptableFolderSeen[] = [];
   readonly #opts: Required<Pick<AlbumIndexOptions, 'albumsDir' | 'watch' | 'debounceMs' | 'log'>> & AlbumIndexOptions;
   /** Tokens that could not be written into a read-only album.json, by version of that file. */
   #memoryTokens: ReadonlyMap<string, string> = new Map();
@@ -89,6 +90,11 @@ export class AlbumIndex extends EventEmitter {
 
   get root(): TreeNode {
     return this.#root;
+  }
+
+  /** Folders holding photos that are not albums yet (README "Your own photos"), by path, as of the last scan. */
+  get adoptable(): readonly AdoptableFolderSeen[] {
+    return this.#adoptable;
   }
 
   /** Any node (album or plain folder) by its path; '' is the root. */
@@ -161,7 +167,7 @@ export class AlbumIndex extends EventEmitter {
 
   async #scanOnce(): Promise<void> {
     const signatures = this.#watcher?.mode === 'poll' ? new Map<string, string>() : undefined;
-    const { root, dirs, memoryTokens } = await scanAlbums({
+    const { root, dirs, memoryTokens, adoptable } = await scanAlbums({
       albumsDir: this.#opts.albumsDir,
       memoryTokens: this.#memoryTokens,
       log: this.#opts.log,
@@ -169,6 +175,7 @@ export class AlbumIndex extends EventEmitter {
       signatures,
     });
     this.#memoryTokens = memoryTokens;
+    this.#adoptable = [...adoptable].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     // The scan paired by name; albums with identifiers are paired again with them.
     for (const albumPath of this.#contentIds.keys()) if (!isAlbumIn(root, albumPath)) this.#contentIds.delete(albumPath);
     this.#publish(withContentIds(root, this.#contentIds, new Set(this.#contentIds.keys())));

@@ -30,7 +30,7 @@ export interface AlbumMeta {
   readonly hideLocation: boolean | undefined;
   /** Text shown under the album's title on its page. */
   readonly description: string | undefined;
-  /** A calendar date, `YYYY-MM-DD`, shown in the album's header. */
+  /** When the album happened, as precisely as known: `YYYY-MM-DD`, `YYYY-MM` or `YYYY` (isAlbumDate); shown in its header. */
   readonly date: string | undefined;
   /** Captions by file name (shown in the viewer and as alt text); a Map, so no name reaches Object.prototype. */
   readonly captions: ReadonlyMap<string, string>;
@@ -57,6 +57,17 @@ export function isIsoDate(v: unknown): v is string {
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const day = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === v;
+}
+
+/**
+ * An album's date as precisely as the owner knows it: a day (`2019-07-14`), a month
+ * (`2019-07`, as an adopted folder named `2019-07 Lisbon` says) or a year (`2019`).
+ */
+export function isAlbumDate(v: unknown): v is string {
+  if (typeof v !== 'string') return false;
+  if (/^\d{4}$/.test(v)) return true;
+  if (/^\d{4}-(0[1-9]|1[0-2])$/.test(v)) return true;
+  return isIsoDate(v);
 }
 
 /** `{"IMG_1.jpg": "Grandma's 90th"}`: file names (no folder) to strings. */
@@ -94,7 +105,7 @@ const FIELD_CHECKS: ReadonlyMap<string, [FieldCheck, string]> = new Map(
     token: [isWellFormedToken, TOKEN_RULE],
     hideLocation: [isBoolean, 'a boolean'],
     description: [isString, 'a string'],
-    date: [isIsoDate, 'a date written YYYY-MM-DD'],
+    date: [isAlbumDate, 'a date written YYYY-MM-DD, YYYY-MM or YYYY'],
     captions: [isCaptionMap, 'an object of file names to caption strings'],
     rotations: [isRotationMap, ROTATIONS_RULE],
     shareLinks: [(v) => parseShareLinks(v) !== undefined, SHARE_LINKS_RULE],

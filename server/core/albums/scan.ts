@@ -13,6 +13,33 @@ import { signatureOf } from '../watch/tree-watcher.js';
 
 export const ALBUM_FILE = 'album.json';
 
+/**
+ * Photos and videos directly in a folder that is not an album yet (no album.json): a folder
+ * the owner can adopt (adopt.ts), 0 for an album or a folder of folders.
+ */
+export function adoptableMedia(entries: readonly Dirent[]): number {
+  let media = 0;
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    if (e.name === ALBUM_FILE) return 0;
+    if ((e.isFile() || e.isSymbolicLink()) && mediaKind(e.name) !== undefined) media++;
+  }
+  return media;
+}
+
+/** The error of an albums directory that cannot be read, naming the setting to fix (a .env copied with its example folder, a typo, an unmounted disk). */
+export function unreadableAlbumsDir(absDir: string, err: unknown): Error {
+  const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new Error(`ALBUMS_DIR ${absDir} cannot be read (${code}): set ALBUMS_DIR (in .env) to your photo folder`, { cause: err });
+}
+
+/** A folder holding photos that is not an album yet. */
+export interface AdoptableFolderSeen {
+  /** Relative to ALBUMS_DIR. */
+  readonly path: string;
+  readonly media: number;
+}
+
 export interface ScanOptions {
   readonly albumsDir: string;
   /**
@@ -38,6 +65,8 @@ export interface ScanResult {
   readonly dirs: string[];
   /** The memory tokens still in use: pass them to the next scan. */
   readonly memoryTokens: Map<string, string>;
+  /** Folders holding photos but no album.json (not below a broken album), in no set order. */
+  readonly adoptable: readonly AdoptableFolderSeen[];
 }
 
 interface MutableNode {
@@ -58,12 +87,13 @@ interface MutableNode {
 export async function scanAlbums(opts: ScanOptions): Promise<ScanResult> {
   const dirs: string[] = [];
   const memoryTokens = new Map<string, string>();
+  const adoptable: AdoptableFolderSeen[] = [];
   const root: MutableNode = { path: '', name: '', meta: undefined, parent: undefined, children: [], media: [] };
-  await scanInto(root, opts.albumsDir, { ...opts, keptTokens: memoryTokens }, dirs);
-  return { root: freeze(root), dirs, memoryTokens };
+  await scanInto(root, opts.albumsDir, { ...opts, keptTokens: memoryTokens, adoptable }, dirs);
+  return { root: freeze(root), dirs, memoryTokens, adoptable };
 }
 
-type ScanState = ScanOptions & { readonly keptTokens: Map<string, string> };
+type ScanState = ScanOptions & { readonly keptTokens: Map<string, string>; readonly adoptable: AdoptableFolderSeen[] };
 
 async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs: string[]): Promise<void> {
   let entries: Dirent[];
@@ -71,7 +101,7 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
     if (opts.signatures) opts.signatures.set(absDir, await signatureOf(absDir));
     entries = await fs.readdir(absDir, { withFileTypes: true });
   } catch (err) {
-    if (node.path === '') throw err;
+    if (node.path === '') throw unreadableAlbumsDir(absDir, err);
     opts.log.warn(`cannot read directory ${absDir}: ${(err as Error).message}`);
     return;
   }
@@ -93,8 +123,10 @@ async function scanInto(node: MutableNode, absDir: string, opts: ScanState, dirs
         .map((e) => ({ name: e.name, kind: mediaKind(e.name)! }))
         .sort((a, b) => naturalCompare(a.name, b.name)),
     );
-  } else if (visible.some((e) => e.name === FOLDER_FILE && e.isFile())) {
-    node.folderTitle = await readFolderTitle(path.join(absDir, FOLDER_FILE), opts.log);
+  } else {
+    const media = node.path === '' ? 0 : adoptableMedia(visible);
+    if (media > 0) opts.adoptable.push({ path: node.path, media });
+    if (visible.some((e) => e.name === FOLDER_FILE && e.isFile())) node.folderTitle = await readFolderTitle(path.join(absDir, FOLDER_FILE), opts.log);
   }
   // Symlinked directories are not followed: they could loop or leave the tree.
   const subdirs = visible.filter((e) => e.isDirectory());

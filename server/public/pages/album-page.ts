@@ -284,9 +284,15 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** '12 photos · 1 video · 2 albums' under the title. */
-/** `2024-05-01` as the album header shows it: "1 May 2024" (the date is a calendar day, read in UTC so no time zone moves it). */
-function dateText(iso: string): string {
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/**
+ * An album's date as its header shows it, as precise as it is written: `2024-05-01` "1 May
+ * 2024", `2024-05` "May 2024", `2024` "2024" (calendar dates, read in UTC so no time zone moves them).
+ */
+function dateText(date: string): string {
+  const [year, month, day] = date.split('-');
+  if (month === undefined) return year ?? date;
+  const fields: Intl.DateTimeFormatOptions = day === undefined ? { month: 'long', year: 'numeric' } : { day: 'numeric', month: 'long', year: 'numeric' };
+  return new Date(`${year}-${month}-${day ?? '01'}T00:00:00Z`).toLocaleDateString('en-GB', { ...fields, timeZone: 'UTC' });
 }
 
 function summaryOf(counts: { photos: number; videos: number }, albums: number): string {

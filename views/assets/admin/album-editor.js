@@ -76,7 +76,15 @@ function settingsForm(album, save) {
     rows: 3,
     placeholder: 'Shown under the title on the album page',
   });
-  const date = h('input', { name: 'date', type: 'date', value: album.date ?? '' });
+  // Text, not a date picker: an album's date may be a month or a year (`2019-07`, `2019`), as adopted folders get.
+  const date = h('input', {
+    name: 'date',
+    value: album.date ?? '',
+    pattern: '\\d{4}(-\\d{2}(-\\d{2})?)?',
+    placeholder: '2019-07-14, 2019-07 or 2019',
+    inputmode: 'numeric',
+    spellcheck: 'false',
+  });
   const style = h(
     'select',
     { name: 'style' },

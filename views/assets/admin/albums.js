@@ -1,4 +1,5 @@
 // The Albums tab: the tree, the editor of the selected album, and the "new album" dialog.
+import { renderAdoptable } from './adopt.js';
 import { renderAlbumEditor } from './album-editor.js';
 import { albumOrderSection, childAlbumsOf } from './album-order.js';
 import { renderAlbumTree } from './album-tree.js';
@@ -29,6 +30,7 @@ export async function loadAlbums() {
   }
   renderAlbumTree(document.getElementById('album-tree'), albums, selected, selectAlbum);
   for (const fn of listeners) fn(albums);
+  await renderAdoptable(document.getElementById('adoptable'), loadAlbums);
 }
 
 /** Re-renders the open album (after the public site address changed, for its share link). */
