@@ -109,6 +109,25 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 }
 
 /**
+ * Writes `file` only if it does not exist yet, atomically: a flushed temp file linked to the
+ * final name (a link, unlike a rename, refuses to replace one), then the directory flushed.
+ * False, and nothing changed, when `file` exists (written meanwhile by someone else).
+ */
+export async function writeFileExclusive(file: string, data: string | Uint8Array): Promise<boolean> {
+  const tmp = await writeTempBeside(file, data);
+  try {
+    await fs.link(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  await syncDirectory(path.dirname(file));
+  return true;
+}
+
+/**
  * Moves a file to another filesystem (a mount inside the tree), where rename cannot go:
  * copied beside `to` under a temp name, flushed, renamed into place, then `from` removed;
  * each directory flushed after its change. Like rename, it replaces a file at `to`.

@@ -44,6 +44,9 @@ await step('delete a photo', app.delete('/api/media/trip/b.jpg'), 200);
 await step('edit the home page', app.put('/api/home/intro').send({ title: 'Welcome', body: 'Our photos' }), 200);
 await step('replace the landing image', app.post('/api/assets/landing').attach('files', await jpeg(150), 'landing.jpg'), 201);
 await step('delete an album', app.delete('/api/albums/other'), 200);
+fs.mkdirSync(path.join(fx.albumsDir, '2019', 'lisbon'), { recursive: true });
+fs.writeFileSync(path.join(fx.albumsDir, '2019', 'lisbon', 'IMG_1.jpg'), await jpeg(40));
+await step('adopt a folder', app.post('/api/adopt').send({ paths: ['2019/lisbon'] }), 200);
 
 // An upload received on another filesystem (a mount inside the tree): copied, not renamed.
 const otherDevice = '/dev/shm';

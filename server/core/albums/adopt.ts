@@ -6,13 +6,13 @@
  * dated from its name (folder-name.ts). Folders that hold only folders (years, categories)
  * stay folders; photos are never touched, moved or renamed.
  *
- * Per folder, the new `album.json` is written to a temp name, flushed, then linked to its
- * final name, which fails if one appeared meanwhile: an `album.json` written by the owner or
- * the admin in between is never overwritten. Adopting twice adopts nothing more.
+ * Per folder, the new `album.json` is written exclusively (fs-atomic.ts `writeFileExclusive`):
+ * an `album.json` written by the owner or the admin in between is never overwritten.
+ * Adopting twice adopts nothing more.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeTempBeside } from '../fs-atomic.js';
+import { writeFileExclusive } from '../fs-atomic.js';
 import { ALBUM_FILE, adoptableMedia, unreadableAlbumsDir } from './scan.js';
 import { parseAlbumRecord } from './album-record.js';
 import { albumFromFolderName } from './folder-name.js';
@@ -98,37 +98,13 @@ export async function adoptFolders(
   for (const folder of folders) {
     const file = path.join(albumsDir, folder.path, ALBUM_FILE);
     try {
-      const made = await createExclusive(file, `${JSON.stringify(adoptedRecord(folder, opts), null, 2)}\n`);
+      const made = await writeFileExclusive(file, `${JSON.stringify(adoptedRecord(folder, opts), null, 2)}\n`);
       outcomes.push(made ? { folder, adopted: true } : { folder, adopted: false, reason: 'it became an album meanwhile (its album.json was kept)' });
     } catch (err) {
       outcomes.push({ folder, adopted: false, reason: describe(err) });
     }
   }
   return outcomes;
-}
-
-/**
- * Writes `file` only if it does not exist, atomically: a flushed temp file linked to the
- * final name (link, unlike rename, refuses to replace), then the directory flushed so the new
- * name survives a power cut. False when the file exists.
- */
-async function createExclusive(file: string, text: string): Promise<boolean> {
-  const tmp = await writeTempBeside(file, text);
-  try {
-    await fs.link(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  } finally {
-    await fs.rm(tmp, { force: true });
-  }
-  const dir = await fs.open(path.dirname(file), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-  return true;
 }
 
 function describe(err: unknown): string {
