@@ -37,6 +37,19 @@ describe('admin page and previews', () => {
       await request(fx.app).get('/assets/admin/admin.css').expect(200).expect('Content-Type', /css/);
       await request(fx.app).get('/assets/admin/nope.js').expect(404);
     });
+
+    it('should serve the module the scripts share with the public site, which dom.js imports', async () => {
+      const dom = await request(fx.app).get('/assets/admin/dom.js').expect(200);
+      expect(dom.text).to.include("from '../byte-size.js'");
+      const shared = await request(fx.app)
+        .get('/assets/byte-size.js')
+        .expect(200)
+        .expect('Content-Type', /javascript/);
+      expect(shared.headers['cache-control']).to.equal('no-cache');
+      expect(shared.text).to.include('export function formatBytes');
+      // Nothing else of the public site's scripts.
+      await request(fx.app).get('/assets/lightbox.js').expect(404);
+    });
   });
 
   describe('GET /media/{path}', () => {

@@ -11,6 +11,23 @@ import { eventuallyPasses } from '../support/eventually-passes.js';
 import { type AdminAndSite, recordProblems, startAdminAndSite } from './admin-fixtures.js';
 import { cornerPng, cornersOf } from '../support/turn-fixtures.js';
 
+/** `jpeg` grown to exactly `bytes` with comment (COM) segments after its SOI: still a valid JPEG. */
+function jpegOfSize(jpeg: Buffer, bytes: number): Buffer {
+  const segments: Buffer[] = [];
+  let missing = bytes - jpeg.length;
+  while (missing > 0) {
+    // A segment is its marker (2 bytes), its length (2, counting itself) and up to 65,533 bytes.
+    const payload = Math.max(0, Math.min(65_533, missing - 4));
+    const segment = Buffer.alloc(4 + payload, 0x20);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(payload + 2, 2);
+    segments.push(segment);
+    missing -= segment.length;
+  }
+  if (missing !== 0) throw new Error(`cannot grow a JPEG of ${jpeg.length} bytes to ${bytes}`);
+  return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
+}
+
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
 
@@ -45,6 +62,9 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     writeAlbum(albums, '2024/other', { title: 'Other', token: 'other-token-0123456789' });
     const zoo = writeAlbum(albums, '2024/zoo', { title: 'Zoo', token: 'zoo-token-0123456789' });
     fs.writeFileSync(path.join(zoo, 'logo.png'), await cornerPng());
+    // 150,000 bytes: "150 KB" in decimal units, 146.5 KiB in binary ones.
+    const sizes = writeAlbum(albums, '2023/sizes', { title: 'Sizes', token: 'sizes-token-0123456789' });
+    fs.writeFileSync(path.join(sizes, 'harbour.jpg'), jpegOfSize(await makeJpeg(320, 240), 150_000));
     const hero = path.join(root, 'content', 'assets', 'hero');
     fs.mkdirSync(hero, { recursive: true });
     fs.writeFileSync(path.join(hero, 'a-alps.jpg'), await makeJpeg(1200, 500));
@@ -293,6 +313,18 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
       const html = await (await fetch(`${site.url}/home`)).text();
       expect(html).to.include('/content/hero/b-lisbon.jpg').and.not.include('a-alps.jpg');
     });
+  });
+
+  it("should write a file's size as the public site writes it", async () => {
+    const page = await openAdmin();
+    await openAlbum(page, 'Sizes');
+    const dialog = await openPhoto(page, 'harbour.jpg');
+    const inAdmin = await dialog.locator('p.hint', { hasText: /^Photo · / }).textContent();
+    // The site's download button, in the same browser.
+    await page.goto(`${site.url}/photos/2023/sizes`);
+    const onSite = await page.locator('.button--download').innerText();
+    expect(inAdmin).to.equal('Photo · 150 KB');
+    expect(onSite).to.equal('Download 1 photo · 150 KB');
   });
 
   it('should suggest a new album’s folder from its title and link it on the site', async () => {

@@ -69,7 +69,13 @@ describe('admin UI in Chromium', function () {
     await page.locator('#album-panel h2', { hasText: 'Lisbon in spring' }).waitFor();
     expect(JSON.parse(fs.readFileSync(path.join(albumsDir, '2024/travel/lisbon/album.json'), 'utf8'))).to.include({ title: 'Lisbon in spring' });
 
-    await page.setInputFiles('#upload-input', { name: 'Tram 28.JPG', mimeType: 'image/jpeg', buffer: await makeJpeg(320, 240) });
+    // The field has a name (its label) and says what it takes (the hint), for screen readers and voice control.
+    const field = page.getByLabel('Drop photos and videos here, or choose them:', { exact: true });
+    expect(await field.getAttribute('type')).to.equal('file');
+    expect(await field.getAttribute('aria-describedby')).to.equal('upload-hint');
+    expect(await page.locator('#upload-hint').textContent()).to.include('up to 2 GB each');
+    expect(await page.locator('.dropzone').ariaSnapshot()).to.include('button "Drop photos and videos here, or choose them:"');
+    await field.setInputFiles({ name: 'Tram 28.JPG', mimeType: 'image/jpeg', buffer: await makeJpeg(320, 240) });
     await page.locator('.uploads .ok').waitFor();
     // Kept as given: the name was safe.
     expect(await page.locator('.uploads .ok').textContent()).to.equal('Stored');

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -5,17 +6,21 @@ import { launchBrowser, showsFile } from '../support/browser.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 import { writeVideo } from '../support/media-fixtures.js';
+import { writeLiveMovie, writeLiveStill } from '../support/live-photo-files.js';
+import { webVideoFile, webVideoRecordOf } from '../../server/core/media-catalogue.js';
 
 /**
  * A Live Photo in Debian's Chromium: its motion plays over the still on hover (mouse) and on
- * press-and-hold (touch), muted and inline, and the still is back afterwards. The movie is
- * H.264 in a QuickTime file, as an iPhone set to "Most Compatible" writes it, since Chromium
- * plays H.264 and not the HEVC of most iPhone movies.
+ * press-and-hold (touch), muted and inline, and the still is back afterwards. IMG_1's movie is
+ * H.264 in a QuickTime file, as an iPhone set to "Most Compatible" writes it; IMG_3 is a pair
+ * as an iPhone's default ("High Efficiency") writes it, one content identifier in both files
+ * and an HEVC movie, which this Chromium cannot decode: it plays from the H.264 web copy.
  */
 describe('Live Photos in Chromium', function () {
   this.timeout(90_000);
   const ALBUM = '2024/phone';
   const STILL = 'IMG_1.JPG';
+  const HEVC_STILL = 'IMG_3.JPG';
   const fx = new GalleryFixture();
   let server: LoopbackServer | undefined;
   let base = '';
@@ -29,6 +34,9 @@ describe('Live Photos in Chromium', function () {
       .jpeg()
       .toFile(fx.path(ALBUM, STILL));
     await writeVideo(fx.path(ALBUM, 'IMG_1.MOV'), { width: 800, height: 600, seconds: 3 });
+    const contentId = 'A1B2C3D4-0000-4000-8000-00000000C0DE';
+    await writeLiveStill(fx.path(ALBUM, HEVC_STILL), contentId, 140);
+    await writeLiveMovie(fx.path(ALBUM, 'IMG_3.MOV'), contentId, { hevc: true, seconds: 3, size: '320x240' });
     await fx.start({ env: { WORKERS: '2' } });
     server = await listenOnLoopback(fx.gallery.handler);
     base = server.url;
@@ -82,9 +90,10 @@ describe('Live Photos in Chromium', function () {
 
   it('should mark the tile with a LIVE badge and show one tile for the pair', async () => {
     const { page, problems } = await openAlbum();
-    expect(await page.locator('#media > li').count()).to.equal(2);
+    expect(await page.locator('#media > li').count()).to.equal(3);
     await page.locator(`a.media__link[data-name="${STILL}"] .badge--live`).waitFor();
-    expect(await page.locator('.badge--live').count()).to.equal(1);
+    await page.locator(`a.media__link[data-name="${HEVC_STILL}"] .badge--live`).waitFor();
+    expect(await page.locator('.badge--live').count()).to.equal(2);
     expect(problems).to.deep.equal([]);
   });
 
@@ -105,6 +114,50 @@ describe('Live Photos in Chromium', function () {
     await button.waitFor({ state: 'hidden' });
     await page.keyboard.press('Escape');
     await page.locator('.pswp').waitFor({ state: 'detached' });
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('should play the H.264 copy of an HEVC motion, which this Chromium skips', async () => {
+    const { page, problems } = await openAlbum();
+    const hevc = await page.evaluate(() => document.createElement('video').canPlayType('video/mp4; codecs="hvc1"'));
+    expect(hevc, 'a Chromium without HEVC').to.equal('');
+    await openSlide(page, HEVC_STILL);
+    const button = page.locator('.pswp__button--live-button');
+    await button.waitFor();
+    // The original first, typed with its codec, then the copy made for browsers without HEVC.
+    await button.hover();
+    await motion(page).waitFor({ state: 'attached', timeout: 10_000 });
+    const sources = await motion(page).evaluate((v) => Array.from(v.querySelectorAll('source'), (s) => [s.getAttribute('src'), s.getAttribute('type')]));
+    expect(sources[0]).to.deep.equal([`/albums/${ALBUM}/IMG_3.MOV`, 'video/mp4; codecs="hvc1"']);
+    expect(sources[1]![0]).to.match(/^\/api\/web-video\?path=/);
+    // The copy may still be made when the mouse arrives: the motion waits for it, then plays.
+    await page.waitForFunction(() => ((document.querySelector('.pswp video.pswp__live-motion') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.2, null, {
+      timeout: 30_000,
+    });
+    expect(await motion(page).evaluate((v) => (v as HTMLVideoElement).currentSrc)).to.include('/api/web-video');
+    expect(await motion(page).evaluate((v) => (v as HTMLVideoElement).paused)).to.equal(false);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('should wait for a copy still being made (503), then play it', async () => {
+    // As after the owner cleared the cache: the copy is made again on its next request.
+    const copy = webVideoFile(fx.cacheDir, `${ALBUM}/IMG_3.MOV`);
+    expect(fs.existsSync(copy), 'made by the test before').to.equal(true);
+    for (const file of [copy, webVideoRecordOf(copy)]) fs.rmSync(file);
+    const { page, problems } = await openAlbum();
+    const answers: string[] = [];
+    page.on('response', (res) => {
+      if (res.url().includes('/api/web-video')) answers.push(`${res.request().method()} ${res.status()}`);
+    });
+    await openSlide(page, HEVC_STILL);
+    await page.locator('.pswp__button--live-button').hover();
+    await page.waitForFunction(() => ((document.querySelector('.pswp video.pswp__live-motion') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.2, null, {
+      timeout: 30_000,
+    });
+    expect(await motion(page).evaluate((v) => (v as HTMLVideoElement).currentSrc)).to.include('/api/web-video');
+    // The video's own request found it being made; the motion asked until it was, then played it.
+    expect(answers[0]).to.equal('GET 503');
+    expect(answers).to.include('HEAD 200');
     expect(problems).to.deep.equal([]);
   });
 

@@ -478,6 +478,19 @@ describe('the viewer in Chromium', function () {
       expect(await viewer(page).isVisible()).to.equal(true);
     });
 
+    it('should be a modal dialog named after the album, as screen readers announce it', async () => {
+      const { page } = await newPage(DESKTOP);
+      await page.goto(albumUrl(MIXED));
+      await tile(page, 0).focus();
+      await page.keyboard.press('Enter');
+      await waitForPhoto(page, MIXED_FILES[0]!);
+      const dialog = page.getByRole('dialog', { name: 'Photo viewer: Mixed', exact: true });
+      await dialog.waitFor();
+      expect(await dialog.getAttribute('aria-modal')).to.equal('true');
+      // The accessibility tree as Chromium builds it: the dialog, by its name.
+      expect((await viewer(page).ariaSnapshot()).split('\n')[0]).to.include('dialog "Photo viewer: Mixed"');
+    });
+
     it('should have no key-help button on a touch-only phone', async () => {
       const { page } = await newPage(PHONE);
       await page.goto(`${albumUrl(MIXED)}#photo=${MIXED_FILES[0]}`);

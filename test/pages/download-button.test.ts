@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
-import { formatBytes } from '../../server/public/pages/download-offer.js';
+import { formatBytes } from '../../views/assets/byte-size.js';
+import { formatBytes as pageRule } from '../../server/public/pages/download-offer.js';
+import { formatBytes as adminRule } from '../../views/assets/admin/dom.js';
 import { writeVideo } from '../support/media-fixtures.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 
@@ -76,6 +78,13 @@ describe('the download button', function () {
         [5_300_000_000_000, '5.3 TB'],
       ];
       for (const [bytes, text] of cases) expect(formatBytes(bytes), String(bytes)).to.equal(text);
+    });
+
+    it("should be the one rule of the album page and of the admin's scripts", () => {
+      // The admin wrote binary units (146.5 KB for these 150,000 bytes) where the site wrote 150 KB.
+      expect(pageRule).to.equal(formatBytes);
+      expect(adminRule).to.equal(formatBytes);
+      expect(adminRule(150_000)).to.equal('150 KB');
     });
   });
 

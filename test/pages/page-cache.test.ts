@@ -8,7 +8,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import type { MediaItem } from '../../server/core/albums/album-tree.js';
 import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';
 import { errorHandler } from '../../server/http/error-handler.js';
-import { createResolvers } from '../../server/public/access/gallery-access.js';
+import { createResolvers, type ReadableMedia } from '../../server/public/access/gallery-access.js';
 import { albumPageHandler } from '../../server/public/pages/album-page.js';
 import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
 import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
@@ -36,7 +36,8 @@ describe('rendered album pages kept in memory', () => {
     { settled: (items: readonly MediaItem[]) => items.every((m) => known.has(m.name)) },
   );
 
-  function app() {
+  /** @param hook runs after the album's media were listed for a page, before the page is made */
+  function app(hook?: () => Promise<void>) {
     const server = express();
     server.set('view engine', 'ejs');
     server.set('views', VIEWS_DIR);
@@ -46,12 +47,17 @@ describe('rendered album pages kept in memory', () => {
     });
     server.use(cookieParser());
     const { readableMedia, locateMedia } = createResolvers(index, fx.albumsDir);
+    const listed: ReadableMedia = async (req, album) => {
+      const files = await readableMedia(req, album);
+      await hook?.();
+      return files;
+    };
     server.get(
       '/photos/*splat',
       albumPageHandler({
         index,
         stats: new MediaStats(locateMedia),
-        readableMedia,
+        readableMedia: listed,
         production: false,
         dimensions,
         pageCache: cache,
@@ -104,6 +110,32 @@ describe('rendered album pages kept in memory', () => {
     expect(after.headers.etag).not.to.equal(before.headers.etag);
     fs.rmSync(fx.path('2024/trip/new.jpg'));
     await index.rescan();
+  });
+
+  it('should not keep a page made from the tree a rescan replaced while it was being made', async () => {
+    // The rescan lands between the listing of the album's media and the page's render.
+    let rescanned = false;
+    const rescanMeanwhile = async () => {
+      if (rescanned) return;
+      rescanned = true;
+      await writeJpeg(fx.path('2024/trip/new.jpg'));
+      await index.rescan();
+    };
+    try {
+      const racing = await app(rescanMeanwhile).get('/photos/2024/trip').expect(200);
+      expect(rescanned).to.equal(true);
+      // What the visitor asked for then: the old tree's page.
+      expect(racing.text).not.to.include('new.jpg');
+      // The next visitor gets the new tree's page, not the old one kept under the new version.
+      const next = await app().get('/photos/2024/trip').expect(200);
+      expect(next.text).to.include('data-name="new.jpg"');
+      expect(renders).to.equal(2);
+      expect((await app().get('/photos/2024/trip').expect(200)).text).to.equal(next.text);
+      expect(renders).to.equal(2);
+    } finally {
+      fs.rmSync(fx.path('2024/trip/new.jpg'), { force: true });
+      await index.rescan();
+    }
   });
 
   it('should keep one page per set of unlocked child albums, never showing one visitor what another unlocked', async () => {
@@ -190,6 +222,16 @@ describe('PageCache', () => {
     cache.set(2, 'x', 'xx');
     expect(cache.size).to.equal(1);
     expect(cache.get(1, 'a')).to.equal(undefined);
+  });
+
+  it('should not let a page made from an older tree version displace the pages of the newer one', () => {
+    const cache = new PageCache();
+    cache.set(2, 'a', 'new tree');
+    // A render that began before the rescan ends after a page of the new tree was kept.
+    expect(cache.set(1, 'a', 'old tree').html).to.equal('old tree');
+    expect(cache.get(2, 'a')?.html).to.equal('new tree');
+    expect(cache.get(1, 'a')).to.equal(undefined);
+    expect(cache.size).to.equal(1);
   });
 
   it('should send a page kept for a moment after its moment while making it anew, once', async () => {

@@ -98,10 +98,23 @@ export async function writeLiveStill(file: string, contentId: string | null, hue
   fs.writeFileSync(file, await jpegWithExif(exifWithMakerNote(appleMakerNote(contentId)), hue));
 }
 
-/** The movie of a Live Photo: half a second of H.264, index first, with `contentId` in its QuickTime metadata (ffmpeg's `use_metadata_tags`). */
-export async function writeLiveMovie(file: string, contentId: string | null): Promise<void> {
+export interface LiveMovieSpec {
+  /** HEVC tagged hvc1, as an iPhone set to "High Efficiency" (its default) records; H.264 ("Most Compatible") otherwise. */
+  readonly hevc?: boolean;
+  readonly seconds?: number;
+  /** '64x48' unless told. */
+  readonly size?: string;
+}
+
+/**
+ * The movie of a Live Photo: half a second of H.264 unless told, index first, with `contentId`
+ * in its QuickTime metadata (ffmpeg's `use_metadata_tags`).
+ */
+export async function writeLiveMovie(file: string, contentId: string | null, spec: LiveMovieSpec = {}): Promise<void> {
+  const { hevc = false, seconds = 0.5, size = '64x48' } = spec;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const metadata = contentId === null ? [] : ['-metadata', `${CONTENT_ID_KEY}=${contentId}`];
+  const codec = hevc ? ['-c:v', 'libx265', '-x265-params', 'log-level=error', '-tag:v', 'hvc1'] : ['-c:v', 'libx264'];
   await run(ffmpegInstaller.path, [
     '-hide_banner',
     '-loglevel',
@@ -110,9 +123,8 @@ export async function writeLiveMovie(file: string, contentId: string | null): Pr
     '-f',
     'lavfi',
     '-i',
-    'testsrc=duration=0.5:size=64x48:rate=10',
-    '-c:v',
-    'libx264',
+    `testsrc=duration=${seconds}:size=${size}:rate=10`,
+    ...codec,
     '-preset',
     'ultrafast',
     '-pix_fmt',

@@ -237,7 +237,10 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
 
   // --- Buttons in the top bar, and a caption.
   lightbox.on('uiRegister', () => {
-    const { ui } = pswp();
+    const { ui, element } = pswp();
+    // PhotoSwipe's root is a dialog without a name: screen readers announce this one on opening.
+    element.setAttribute('aria-label', list.dataset.viewerName ?? 'Photo viewer');
+    element.setAttribute('aria-modal', 'true');
     ui.registerElement({
       name: 'help-button',
       order: 8,

@@ -8,6 +8,13 @@
 // ends the moment the finger moves like a swipe or a second finger pinches. Keys are left
 // alone (Esc, arrows and the overlays' keys work as before); a motion stops whenever the
 // slide changes, zooms, or the lightbox closes.
+//
+// The movie's sources come in the page's order (server/public/pages/video-sources.ts): an
+// iPhone's HEVC original first, typed with its codec, then the H.264 copy the server makes for
+// every browser but Safari. A browser skipping a source fires `error` at it and goes on to the
+// next, so only the last source failing means nothing plays. The server starts the copy when
+// it first reads the movie's size (server/gallery.ts), and /api/web-video answers 503 until it
+// is made: a motion asked for before then waits for it.
 
 /** A touch held this long without moving is a press-and-hold, not a tap or a swipe. */
 const HOLD_MS = 300;
@@ -15,6 +22,11 @@ const HOLD_MS = 300;
 const HOLD_SLOP = 10;
 /** PhotoSwipe reports a released touch as a tap up to its double-tap delay later (300 ms). */
 const TAP_AFTER_HOLD_MS = 700;
+/** How often a motion waiting for its copy asks whether it is made, and for how long at most. */
+const COPY_POLL_MS = 1000;
+const COPY_WAIT_MS = 30_000;
+/** The web copy's address (server/core/urls.ts webVideoUrl). */
+const WEB_COPY = '/api/web-video?';
 
 const LIVE_ICON =
   '<svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><circle cx="12" cy="12" r="3" fill="currentColor"/><circle cx="12" cy="12" r="6.5" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="12" cy="12" r="10" fill="none" stroke="currentColor" stroke-width="1.4" stroke-dasharray="1.6 2.2"/></svg>';
@@ -78,11 +90,46 @@ export function createLivePhotos({ lightbox, items }) {
     // Shown once frames come, so a slow start never covers the photo with black.
     video.addEventListener('playing', () => video.classList.add('pswp__live-motion--playing'));
     video.addEventListener('ended', () => stop(video));
-    video.addEventListener('error', () => stop(video), true); // a <source> fails: capture, it does not bubble
+    // Capture: a <source>'s error does not bubble. A skipped source is not the end (above).
+    video.addEventListener(
+      'error',
+      (event) => {
+        if (event.target === video || event.target === video.lastElementChild) void noSourcePlays(video);
+      },
+      true,
+    );
     still.slide.container.append(video);
-    playing = { slide: still.slide, video };
+    playing = { slide: still.slide, video, motion: still.motion, waiting: false, reloaded: false };
     pswp()?.element?.classList.add('pswp--live-playing');
-    void video.play().catch(() => stop(video));
+    start(video);
+  }
+
+  function start(video) {
+    video.play().catch((err) => {
+      // Loading again once the copy is made interrupts a play() still pending: not a failure.
+      if (err?.name === 'AbortError') return;
+      if (err?.name === 'NotSupportedError') void noSourcePlays(video);
+      else stop(video);
+    });
+  }
+
+  /**
+   * No source of the movie plays (its last source failed, or play() says so): when the copy
+   * is still being made, the motion waits for it while the visitor still asks for it, and
+   * loads again, once; otherwise the still stays.
+   */
+  async function noSourcePlays(video) {
+    const current = playing?.video === video ? playing : undefined;
+    if (!current || current.waiting) return;
+    if (current.reloaded) return stop(video);
+    current.waiting = true;
+    const copy = current.motion.sources.find((s) => s.src.startsWith(WEB_COPY));
+    const made = copy !== undefined && (await copyMade(copy.src, () => playing === current));
+    current.waiting = false;
+    if (!made || playing !== current) return stop(video);
+    current.reloaded = true;
+    video.load();
+    start(video);
   }
 
   /** Back to the still. With `video`, only if that movie is still the one playing. */
@@ -221,4 +268,29 @@ export function createLivePhotos({ lightbox, items }) {
     cancelHold();
     stop();
   });
+}
+
+/**
+ * Waits while the copy is being made (503): true once it is there, false when it failed, is
+ * not needed (404), took longer than COPY_WAIT_MS, or `wanted` says the visitor moved on.
+ * Asked every COPY_POLL_MS with HEAD, a look-up on the server: a motion is a few seconds of
+ * video, made in about as long, and the visitor is holding the photo meanwhile.
+ * @param {string} url
+ * @param {() => boolean} wanted
+ */
+async function copyMade(url, wanted) {
+  const until = performance.now() + COPY_WAIT_MS;
+  while (wanted() && performance.now() < until) {
+    /** @type {Response | undefined} */
+    let res;
+    try {
+      res = await fetch(url, { method: 'HEAD', credentials: 'same-origin' });
+    } catch {
+      res = undefined; // offline for a moment: ask again
+    }
+    if (res?.ok) return wanted();
+    if (res && res.status !== 503) return false;
+    await new Promise((resolve) => setTimeout(resolve, COPY_POLL_MS));
+  }
+  return false;
 }

@@ -12,6 +12,12 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
     express.static(path.join(viewsDir, 'assets', 'admin'), { index: false, fallthrough: false, setHeaders: (res) => res.set('Cache-Control', 'no-cache') }),
   );
 
+  // The one module the admin's scripts share with the public site (dom.js imports it): how a
+  // size is written, so a file shows the same size on both.
+  router.get('/assets/byte-size.js', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(path.join(viewsDir, 'assets', 'byte-size.js'));
+  });
+
   router.get('/', (_req, res) => {
     res.set('Cache-Control', 'no-store');
     res.render('index', {

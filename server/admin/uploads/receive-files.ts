@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { HttpError, badRequest } from '../../core/errors.js';
+import { formatBytes } from '../../../views/assets/byte-size.js';
 
 /** The multipart field that carries the files (docs/api.md#admin-server). */
 export const FILES_FIELD = 'files';
@@ -112,15 +113,4 @@ function uploadError(err: unknown, opts: ReceiveOptions): unknown {
     return badRequest(`Invalid upload: ${message}`);
   }
   return err;
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }

@@ -174,6 +174,9 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album, access: AccessResult): Promise<void> {
+    // The version of the tree `album` comes from, read before anything is awaited: a rescan
+    // landing during the reads below must not have a page of the old tree kept as the new one's.
+    const version = index.version;
     // False through a "no downloads" share link: no ZIP button, tiles link the large thumbnail.
     const downloads = allowsDownloads(access);
     const visible = await deps.readableMedia(req, album);
@@ -186,7 +189,6 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     // A share link only ever opens protected albums, whose pages are never shared: nothing
     // a link changes on a page can reach the cache (docs/api.md#share-links).
     const shared = downloads && !(isProtected(album) || hasProtectedLinks(readable));
-    const version = index.version;
     // The site's settings are on every page (name, icons, link previews): part of the key too.
     // Whether every date of the album is known (its order by date and its span are final):
     // part of the key, so a cold album's page is kept meanwhile, and made again once they are.

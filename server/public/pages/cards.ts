@@ -3,7 +3,7 @@ import { type Album, countMedia, coverOf, isAlbum, isProtected, titleOf, type Tr
 import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { CoverFocusLookup, CoverFocusResult } from '../../media/cover-focus.js';
 import type { MediaStat, MediaStats } from './media-stats.js';
-import { CARD_SIZES } from './tile-sizes.js';
+import { CARD_SIZES, type CardLayout } from './tile-sizes.js';
 import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 
 export interface CardView {
@@ -50,9 +50,16 @@ function plural(n: number, word: string): string {
 
 /**
  * A card linking to an album or folder. A `locked` card shows a lock and nothing of the
- * album's content: no cover, no counts.
+ * album's content: no cover, no counts. `layout` is where it sits (its cover's `sizes`).
  */
-export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex, stats: MediaStats, focus?: CoverFocusLookup): Promise<CardView> {
+export async function cardFor(
+  node: TreeNode,
+  locked: boolean,
+  index: AlbumIndex,
+  stats: MediaStats,
+  focus?: CoverFocusLookup,
+  layout: CardLayout = 'grid',
+): Promise<CardView> {
   const base = { title: titleOf(node), url: albumPageUrl(node.path), locked };
   if (locked) return { ...base, subtitle: 'Protected', cover: undefined, pending: false };
   const photo = await coverPhoto(node, index, stats);
@@ -66,7 +73,7 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat),
       srcset: thumbnailSrcset(mediaPath, stat),
       webpSrcset: thumbnailSrcset(mediaPath, stat, 'webp'),
-      sizes: CARD_SIZES,
+      sizes: CARD_SIZES[layout],
       focus: focusClasses(crop?.focus),
     };
   }
@@ -85,6 +92,13 @@ export async function cardFor(node: TreeNode, locked: boolean, index: AlbumIndex
  * inside are its content too (server/public/pages/static-pages.ts).
  */
 export const isShownLocked = (node: TreeNode): node is Album => isAlbum(node) && isProtected(node);
+
+/**
+ * Where /photos shows the card of `node` (views/photos.ejs): the albums at the top of the
+ * tree and directly in a top-level folder sit in card grids, those of a section below that (a
+ * category's, an album's children) in rows.
+ */
+export const photosCardLayout = (node: TreeNode): CardLayout => (node.path.split('/').length >= 3 ? 'row' : 'grid');
 
 /** The albums /photos shows as padlocks, in tree order. */
 export function lockedCardsOf(root: TreeNode): Album[] {

@@ -2,6 +2,11 @@ import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { downloadUrl } from '../../core/urls.js';
 import type { ReadableFile } from '../resolvers.js';
 import type { MediaStats } from './media-stats.js';
+// How every size is written, on the site and in the admin: one module, which the admin's
+// browser scripts import as well (a browser module, so it lives with them in views/assets).
+import { formatBytes } from '../../../views/assets/byte-size.js';
+
+export { formatBytes };
 
 /** One way to download the album, as its button says it. */
 export interface DownloadChoice {
@@ -19,24 +24,6 @@ export interface DownloadOffer {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-const UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
-
-/**
- * A size as people read it: '312 MB', '1.2 GB', '850 KB'. Decimal units (1 MB = 1,000,000
- * bytes), as phones and macOS show file sizes, so the figure matches what the download shows.
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.5 && unit < UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const text = value < 9.95 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
-  return `${text} ${UNITS[unit]}`;
-}
 
 /**
  * What the album's ZIPs hold for this visitor (the files the ZIP route archives: zipFiles),

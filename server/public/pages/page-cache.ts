@@ -83,7 +83,8 @@ interface Entry {
  * Rendered album pages that are the same for everyone who may see them (docs/api.md#pages):
  * a public album's page depends only on the album tree (its version), the page number and
  * which of its child albums the visitor has unlocked, so it is rendered once per such key and
- * sent from memory with an ETag. A new tree version empties the cache at once; within one,
+ * sent from memory with an ETag. A new tree version empties the cache at once, and a page
+ * made from an older one (a rescan landed while it was made) is not kept; within one version,
  * the least recently used pages go first past `maxBytes`.
  *
  * A page that is not final (a cold album's tiles still without sizes, its dates still being
@@ -112,6 +113,9 @@ export class PageCache {
 
   set(version: number, key: string, html: string, keepMs = Number.POSITIVE_INFINITY): CachedPage {
     const page = pageOf(html);
+    // Made from a tree a rescan has replaced since (pages of the new one are kept already):
+    // sent to the visitor who asked for it, kept for nobody.
+    if (this.#version !== undefined && version < this.#version) return page;
     if (version !== this.#version) {
       this.#entries.clear();
       this.#bytes = 0;

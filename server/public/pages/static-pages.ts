@@ -5,7 +5,7 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { type HomeContentStore, heroImage } from '../../core/home-content.js';
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
-import { type CardView, cardFor, isShownLocked, listedChildren } from './cards.js';
+import { type CardView, cardFor, isShownLocked, listedChildren, photosCardLayout } from './cards.js';
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
@@ -131,7 +131,7 @@ export class StaticPages {
   }
 
   #card(node: TreeNode): Promise<CardView> {
-    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus);
+    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus, photosCardLayout(node));
   }
 
   /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { TreeNode } from '../../core/albums/album-tree.js';
 import { accessOf } from '../access/gallery-access.js';
-import { cardFor, lockedCardsOf } from '../pages/cards.js';
+import { cardFor, lockedCardsOf, photosCardLayout } from '../pages/cards.js';
 import type { MediaStats } from '../pages/media-stats.js';
 
 export interface UnlockedAlbumsDeps {
@@ -37,7 +37,7 @@ export function createUnlockedAlbumsRouter({ index, stats }: UnlockedAlbumsDeps)
     const albums = await Promise.all(
       open.map(async (album): Promise<UnlockedAlbumView> => {
         // The cover is one that opens with the album (coverOf never takes one from a child with its own password).
-        const card = await cardFor(album, false, index, stats);
+        const card = await cardFor(album, false, index, stats, undefined, photosCardLayout(album));
         return { path: album.path, url: card.url, subtitle: card.subtitle, cover: card.cover ?? null };
       }),
     );

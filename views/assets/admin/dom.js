@@ -1,6 +1,9 @@
 // Small DOM helpers. Text always goes in as textContent: album titles and file names are
 // user data and never become markup.
 
+// Sizes as the public site writes them (one rule for both: views/assets/byte-size.js).
+export { formatBytes } from '../byte-size.js';
+
 /**
  * h('button', { class: 'primary', on: { click } }, 'Save')
  * props: class, text, dataset, on (event handlers), any other key as an attribute
@@ -48,17 +51,6 @@ export function notify(message, { error = false } = {}) {
     },
     error ? 8000 : 3000,
   );
-}
-
-export function formatBytes(bytes) {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** 'a b/c' → 'a%20b/c': each segment encoded, the slashes kept. */

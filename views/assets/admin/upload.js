@@ -20,6 +20,7 @@ export function albumUploader(albumPath, onUploaded) {
     type: 'file',
     multiple: true,
     id: 'upload-input',
+    'aria-describedby': 'upload-hint',
     accept: acceptOf('image', 'video'),
     on: {
       change: () => {
@@ -31,11 +32,12 @@ export function albumUploader(albumPath, onUploaded) {
   const zone = h(
     'div',
     { class: 'dropzone' },
-    h('p', {}, 'Drop photos and videos here, or choose them: '),
+    // The field's name for screen readers and voice control, and a bigger target to click.
+    h('p', {}, h('label', { for: 'upload-input' }, 'Drop photos and videos here, or choose them:'), ' '),
     input,
     h(
       'p',
-      { class: 'hint' },
+      { class: 'hint', id: 'upload-hint' },
       `Photos: ${extensionList('image')} · Videos: ${extensionList('video')} · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.`,
     ),
   );
