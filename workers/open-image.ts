@@ -27,7 +27,7 @@ import { needsHeifLaneError } from './tasks.js';
  * How libvips reads pixels: past errors in the data (a file cut short, a corrupt scan) with
  * what decodes, as browsers show such files. Headers that cannot be read still fail.
  */
-export const SHARP_INPUT: SharpOptions = Object.freeze({ failOn: 'error' });
+export const SHARP_INPUT: SharpOptions = Object.freeze({ failOn: 'none' });
 
 /** The formats told apart by their first bytes; 'other' is whatever libvips makes of it. */
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff' | 'heif' | 'other';
