@@ -17,7 +17,7 @@ import { tempNameFor } from '../server/core/fs-atomic.js';
 import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, withSourceTag } from '../server/core/media/source-tag.js';
 import { GRID_THUMBNAIL_MAX_WIDTH, lockFileOf } from '../server/core/media-catalogue.js';
-import { identify, imageHeader, openImage, regularFile, SHARP_INPUT } from './open-image.js';
+import { identify, imageHeader, imageTaskDone, openImage, regularFile, SHARP_INPUT } from './open-image.js';
 import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
 import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
@@ -65,7 +65,15 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
   const outputs = stillToMake(task).sort((a, b) => b.width - a.width);
   if (outputs.length === 0) return [];
   const image = task.kind === 'video' ? sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT) : await openImage(await identify(task.src));
+  try {
+    return await render(image, outputs, task, budget);
+  } finally {
+    imageTaskDone(image);
+  }
+}
 
+/** The thumbnails of `image`, largest first. */
+async function render(image: Sharp, outputs: ThumbnailOutput[], task: ThumbnailTask, budget: Budget): Promise<ThumbnailResult[]> {
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale). JPEG has no alpha: flatten on white.
   const shrunk = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
@@ -169,15 +177,22 @@ async function resizeRaw(pixels: RawPixels, width: number, budget: Budget): Prom
 /**
  * A full-size JPEG of a photo browsers cannot display (HEIC, TIFF): what the viewer's "full
  * resolution" opens for it (docs/api.md#get-apifull-sizepath). Upright, no EXIF (no GPS).
+ * Without optimised Huffman tables: libjpeg makes them in a second pass over every
+ * coefficient of the photo, all held at once (some 72 MB for 24 MP, on top of a HEIC's
+ * decode), for a file a few per cent smaller.
  */
 export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensions> {
   const budget = start(task);
   const image = await openImage(await identify(task.src));
-  const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 90 });
-  const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
-  return { width, height };
+  try {
+    const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 90, optimiseCoding: false });
+    const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
+    return { width, height };
+  } finally {
+    imageTaskDone(image);
+  }
 }
 
 /**
@@ -191,8 +206,12 @@ export async function decodeCheck(task: PathTask & TaskClock): Promise<DecodedIm
   const { width, height } = await imageHeader(file);
   // Strict, unlike what the gallery shows: an upload cut short is a transfer that failed, and the owner is told.
   const image = await openImage(file, UPLOAD_INPUT);
-  // A small resize still decodes every pixel (cheaply for a JPEG, with shrink-on-load).
-  await image.timeout({ seconds: budget.seconds() }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  try {
+    // A small resize still decodes every pixel (cheaply for a JPEG, with shrink-on-load).
+    await image.timeout({ seconds: budget.seconds() }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  } finally {
+    imageTaskDone(image);
+  }
   const format =
     file.format === 'heif' || file.format === 'other'
       ? ((

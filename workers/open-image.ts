@@ -17,6 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import { collectWhenQuiet } from '../server/core/idle-gc.js';
 import { fileSource } from '../server/core/media/byte-source.js';
 import { isHevcHeader } from '../server/core/media-catalogue.js';
 import { decodeHeif, heifTooLarge } from './heif-decode.js';
@@ -120,7 +121,23 @@ async function libheifImage(image: ImageFile): Promise<Sharp> {
   if (refusal) throw refusal;
   if (!HEIF_DECODER_HERE) throw needsHeifLaneError(`${path.basename(image.path)} is a HEIC`);
   const { data, info } = await decodeHeif(image.path, layout);
-  return sharp(data, { raw: info });
+  const decoded = sharp(data, { raw: info });
+  fromLibheif.add(decoded);
+  return decoded;
+}
+
+/** Pipelines over pixels libheif decoded: 100 MB of RGBA for a 24 MP photo, outside V8's heap. */
+const fromLibheif = new WeakSet<Sharp>();
+const collectSoon = collectWhenQuiet(1);
+
+/**
+ * Called as an image task ends: after one that held a libheif decode's pixels, a full
+ * collection as soon as the task is over. V8 would collect the array only later, and the
+ * next photo's decode would come on top of it (measured: 650 MB peak over 24 MP HEICs looked
+ * at one after the other, against 600 allowed).
+ */
+export function imageTaskDone(image: Sharp | undefined): void {
+  if (image !== undefined && fromLibheif.has(image)) collectSoon.touch();
 }
 
 /** What the headers of a photo say. */
