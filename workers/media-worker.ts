@@ -64,9 +64,26 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
   const budget = start(task);
   const outputs = stillToMake(task).sort((a, b) => b.width - a.width);
   if (outputs.length === 0) return [];
-  const image = task.kind === 'video' ? sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT) : await openImage(await identify(task.src));
+  if (task.kind === 'video') return render(sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT), outputs, task, budget);
+  return withPhoto(task.src, budget, (image) => render(image, outputs, task, budget));
+}
+
+/**
+ * Runs `work` on the photo `src`. A JPEG whose data libvips cannot get through (a corrupt
+ * scan it stops at, even with failOn 'none', where browsers show what comes before) is
+ * decoded again by ffmpeg, which conceals what it cannot read: the photo shows, its broken
+ * part a flat colour, rather than not at all.
+ */
+async function withPhoto<T>(src: string, budget: Budget, work: (image: Sharp) => Promise<T>): Promise<T> {
+  const file = await identify(src);
+  const image = await openImage(file);
   try {
-    return await render(image, outputs, task, budget);
+    return await work(image);
+  } catch (err) {
+    if (file.format !== 'jpeg') throw err;
+    const frame = await ffmpegFrame(file.path, 0, budget).catch(() => Buffer.alloc(0));
+    if (frame.length === 0) throw err;
+    return await work(sharp(frame, SHARP_INPUT));
   } finally {
     imageTaskDone(image);
   }
@@ -183,16 +200,13 @@ async function resizeRaw(pixels: RawPixels, width: number, budget: Budget): Prom
  */
 export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensions> {
   const budget = start(task);
-  const image = await openImage(await identify(task.src));
-  try {
+  return withPhoto(task.src, budget, async (image) => {
     const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 90, optimiseCoding: false });
     const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
     return { width, height };
-  } finally {
-    imageTaskDone(image);
-  }
+  });
 }
 
 /**

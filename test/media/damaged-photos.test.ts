@@ -34,6 +34,12 @@ describe('damaged photos', function () {
     const picture = sharp({ create: { width: 320, height: 240, channels: 3, background: '#3366cc' } });
     fs.writeFileSync(file('cut.gif'), cutInHalf(await picture.clone().gif().toBuffer()));
     fs.writeFileSync(file('cut.png'), cutInHalf(await picture.clone().png({ compressionLevel: 0 }).toBuffer()));
+    // A progressive JPEG with a stretch of garbage in its data: libvips stops there, whatever its failOn.
+    const progressive = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 90, progressive: true })
+      .toBuffer();
+    for (let i = progressive.length >> 1; i < (progressive.length >> 1) + 2000; i++) progressive[i] = (i * 37) & 0xff;
+    fs.writeFileSync(file('garbled.jpg'), progressive);
     await writeUnreadableJpeg(file('unreadable.jpg'));
     fs.writeFileSync(file('text.jpg'), 'not a photo at all');
     media = await createMediaTestApp({ albumsDir, cacheDir: path.join(root, 'cache') });
@@ -50,6 +56,7 @@ describe('damaged photos', function () {
     ['cut.jpg', 2400, 1600],
     ['cut.gif', 320, 240],
     ['cut.png', 320, 240],
+    ['garbled.jpg', 800, 600],
   ] as const) {
     it(`should make the thumbnails of ${name} from what decodes`, async function () {
       const started = Date.now();
