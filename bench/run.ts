@@ -25,6 +25,7 @@ import { exifLatency } from './figures/exif.js';
 import { firstScreenBytes } from './figures/first-screen.js';
 import { startup } from './figures/startup.js';
 import { heicThumbnails } from './figures/heic.js';
+import { heicMemory } from './figures/heic-memory.js';
 import { cachedThumbnails, coldThumbnails } from './figures/thumbnails.js';
 import { zipDownload } from './figures/zip.js';
 import { nginxThumbnailCache, severalProcesses } from './figures/cluster.js';
@@ -56,6 +57,12 @@ const FIGURES: readonly Figure[] = [
   { key: 'exif', fallback: { name: 'EXIF mean', unit: 'ms', target: '< 5 ms' }, usesGallery: true, run: exifLatency },
   { key: 'zip', fallback: { name: 'ZIP download', unit: 'MB/s', target: 'ratio >= 0.85' }, usesGallery: true, run: zipDownload },
   { key: 'heic', fallback: { name: 'HEIC thumbnails', unit: 'ms', target: '< 1024 MB' }, usesGallery: false, run: heicThumbnails },
+  {
+    key: 'heic-memory',
+    fallback: { name: '24 MP HEICs one at a time, server RSS', unit: 'MB', target: '<= 600 MB peak, <= +50 MB after 60 s' },
+    usesGallery: false,
+    run: heicMemory,
+  },
   {
     key: 'first-screen',
     fallback: { name: 'first-screen bytes', unit: 'MB', target: '<= 1.0 / 2.0 MB' },

@@ -16,8 +16,8 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { tempNameFor } from '../server/core/fs-atomic.js';
 import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
 import { SOURCE_TAG_HEAD_BYTES, sourceTagIn, withSourceTag } from '../server/core/media/source-tag.js';
-import { GRID_THUMBNAIL_MAX_WIDTH, isHevcHeader, lockFileOf, needsHeifDecoder } from '../server/core/media-catalogue.js';
-import { decodeHeif, isHevcHeif } from './heif-decode.js';
+import { GRID_THUMBNAIL_MAX_WIDTH, lockFileOf } from '../server/core/media-catalogue.js';
+import { identify, imageHeader, imageTaskDone, openImage, regularFile, SHARP_INPUT } from './open-image.js';
 import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
 import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
 import { playbackFactsOf, webVideo } from './web-video.js';
@@ -64,8 +64,33 @@ export async function thumbnail(task: ThumbnailTask & TaskClock): Promise<Thumbn
   const budget = start(task);
   const outputs = stillToMake(task).sort((a, b) => b.width - a.width);
   if (outputs.length === 0) return [];
-  const image = task.kind === 'video' ? sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT) : await openImage(task.src);
+  if (task.kind === 'video') return render(sharp(await grabVideoFrame(task.src, budget), SHARP_INPUT), outputs, task, budget);
+  return withPhoto(task.src, budget, (image) => render(image, outputs, task, budget));
+}
 
+/**
+ * Runs `work` on the photo `src`. A JPEG whose data libvips cannot get through (a corrupt
+ * scan it stops at, even with failOn 'none', where browsers show what comes before) is
+ * decoded again by ffmpeg, which conceals what it cannot read: the photo shows, its broken
+ * part a flat colour, rather than not at all.
+ */
+async function withPhoto<T>(src: string, budget: Budget, work: (image: Sharp) => Promise<T>): Promise<T> {
+  const file = await identify(src);
+  const image = await openImage(file);
+  try {
+    return await work(image);
+  } catch (err) {
+    if (file.format !== 'jpeg') throw err;
+    const frame = await ffmpegFrame(file.path, 0, budget).catch(() => Buffer.alloc(0));
+    if (frame.length === 0) throw err;
+    return await work(sharp(frame, SHARP_INPUT));
+  } finally {
+    imageTaskDone(image);
+  }
+}
+
+/** The thumbnails of `image`, largest first. */
+async function render(image: Sharp, outputs: ThumbnailOutput[], task: ThumbnailTask, budget: Budget): Promise<ThumbnailResult[]> {
   // The largest width goes into the decoding pipeline so libvips can shrink on load
   // (a JPEG is decoded straight at 1/2, 1/4 or 1/8 scale). JPEG has no alpha: flatten on white.
   const shrunk = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
@@ -169,15 +194,19 @@ async function resizeRaw(pixels: RawPixels, width: number, budget: Budget): Prom
 /**
  * A full-size JPEG of a photo browsers cannot display (HEIC, TIFF): what the viewer's "full
  * resolution" opens for it (docs/api.md#get-apifull-sizepath). Upright, no EXIF (no GPS).
+ * Without optimised Huffman tables: libjpeg makes them in a second pass over every
+ * coefficient of the photo, all held at once (some 72 MB for 24 MP, on top of a HEIC's
+ * decode), for a file a few per cent smaller.
  */
 export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensions> {
   const budget = start(task);
-  const image = await openImage(task.src);
-  const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 90 });
-  const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
-  return { width, height };
+  return withPhoto(task.src, budget, async (image) => {
+    const pipeline = turned(image.timeout({ seconds: budget.seconds() }).autoOrient(), task.rotate)
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 90, optimiseCoding: false });
+    const { width, height } = await writeAtomically(pipeline, task.dest, task.tag);
+    return { width, height };
+  });
 }
 
 /**
@@ -186,13 +215,26 @@ export async function fullSize(task: FullSizeTask & TaskClock): Promise<Dimensio
  */
 export async function decodeCheck(task: PathTask & TaskClock): Promise<DecodedImage> {
   const budget = start(task);
-  const src = await regularFile(task.src);
-  // An upload's temp file has no telling name: the header says what it is.
-  const meta = await sharp(src, SHARP_INPUT).metadata();
-  const image = await openImage(src, isHevcHeader(meta));
-  // A small resize still decodes every pixel (cheaply for a JPEG, with shrink-on-load).
-  await image.timeout({ seconds: budget.seconds() }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
-  return { format: meta.format, width: meta.width, height: meta.height };
+  // An upload's temp file has no telling name: its bytes say what it is.
+  const file = await identify(task.src);
+  const { width, height } = await imageHeader(file);
+  // Strict, unlike what the gallery shows: an upload cut short is a transfer that failed, and the owner is told.
+  const image = await openImage(file, UPLOAD_INPUT);
+  try {
+    // A small resize still decodes every pixel (cheaply for a JPEG, with shrink-on-load).
+    await image.timeout({ seconds: budget.seconds() }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  } finally {
+    imageTaskDone(image);
+  }
+  const format =
+    file.format === 'heif' || file.format === 'other'
+      ? ((
+          await sharp(file.path, UPLOAD_INPUT)
+            .metadata()
+            .catch(() => undefined)
+        )?.format ?? file.format)
+      : file.format;
+  return { format, width, height };
 }
 
 /**
@@ -201,7 +243,7 @@ export async function decodeCheck(task: PathTask & TaskClock): Promise<DecodedIm
  */
 export async function exif(task: PathTask & TaskClock): Promise<ExifRecord> {
   start(task);
-  const src = await regularFile(task.src);
+  const src = regularFile(task.src);
   const head = await readHead(src, EXIF_HEAD_BYTES);
   let fields: ExifFields | undefined;
   let size: Dimensions | undefined;
@@ -212,11 +254,11 @@ export async function exif(task: PathTask & TaskClock): Promise<ExifRecord> {
     size = jpeg.size;
   }
   if (!isJpeg(head) || size === undefined) {
-    // sharp reads the header only; it also finds EXIF in PNG, WebP and TIFF containers. A
-    // JPEG whose frame header lies past the head lands here too: its pixels may be fine.
-    const meta = await sharp(src, SHARP_INPUT).metadata();
-    if (meta.exif && fields === undefined) fields = readExifFields(meta.exif);
-    size = { width: meta.width, height: meta.height };
+    // Headers only: libvips finds EXIF in PNG, WebP and TIFF containers, our reader in a
+    // HEIF's. A JPEG whose frame header lies past the head lands here too: its pixels may be fine.
+    const header = await imageHeader(await identify(src));
+    if (header.exif && fields === undefined) fields = readExifFields(header.exif);
+    size = { width: header.width, height: header.height };
   }
 
   return {
@@ -249,21 +291,22 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
     const { width, height, taken } = await probeVideo(task.src, budget);
     return taken === null ? { width, height } : { width, height, taken };
   }
-  const src = await regularFile(task.src);
-  const meta = await sharp(src, SHARP_INPUT).metadata();
-  // The date comes with the header sharp has just read (its EXIF block, in any container).
-  const taken = meta.exif ? takenFromExif(readExifFields(meta.exif).DateTimeOriginal) : undefined;
+  const file = await identify(task.src);
+  const src = file.path;
+  const header = await imageHeader(file);
+  // The date comes with the header just read (its EXIF block, in any container).
+  const taken = header.exif ? takenFromExif(readExifFields(header.exif).DateTimeOriginal) : undefined;
   const rotate = task.rotate ?? 0;
-  const size = { ...turnedSize(meta.autoOrient, rotate), ...(taken ? { taken } : {}) };
+  const size = { ...turnedSize({ width: header.width, height: header.height }, rotate), ...(taken ? { taken } : {}) };
   // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
-  if (needsHeifDecoder(src) || isHevcHeader(meta)) return size;
+  if (header.hevc) return size;
   // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
   // has one, and its tile shows the designed "cannot show" state once its thumbnail fails. A
   // placeholder is not worth holding a worker for long (a huge PNG or TIFF, which libvips
   // cannot shrink while decoding): past PLACEHOLDER_SECONDS the tile goes without.
   const seconds = Math.min(PLACEHOLDER_SECONDS, budget.seconds());
-  const preview = meta.format === 'jpeg' ? await cameraPreview(src) : undefined;
-  const fromPreview = preview && (await thumbHashOfPreview(preview, meta, rotate).catch(() => undefined));
+  const preview = file.format === 'jpeg' ? await cameraPreview(src) : undefined;
+  const fromPreview = preview && (await thumbHashOfPreview(preview, header.stored, rotate).catch(() => undefined));
   const thumbHash = fromPreview ?? (await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds }), rotate).catch(() => undefined));
   return thumbHash === undefined ? size : { ...size, thumbHash };
 }
@@ -316,19 +359,6 @@ class Budget {
   }
 }
 
-/**
- * A photo ready for a sharp pipeline: the file itself, or for a HEIC (whose HEVC pixels
- * libvips cannot decode) the raw pixels libheif made of it, already upright. Which one is
- * decided by the name (a header read for every JPEG would cost the grid), or by the caller
- * who has read the header already.
- */
-async function openImage(src: string, hevc?: boolean): Promise<Sharp> {
-  const file = await regularFile(src);
-  if (!(hevc ?? (needsHeifDecoder(file) && (await isHevcHeif(file, SHARP_INPUT))))) return sharp(file, SHARP_INPUT);
-  const { data, info } = await decodeHeif(file, SHARP_INPUT);
-  return sharp(data, { raw: info });
-}
-
 async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
   const data = await ffprobe(src, budget.ms());
   const stream = data.streams.find((s) => s.codec_type === 'video');
@@ -342,10 +372,11 @@ async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
 }
 
 /**
- * 'error' rather than the default 'warning': real cameras write files with harmless
- * warnings (extraneous bytes before a marker), while a truncated or broken file still fails.
+ * Uploads are held to 'error' rather than the 'none' of what the gallery shows: real cameras
+ * write files with harmless warnings (extraneous bytes before a marker), while a file cut
+ * short in transfer fails, and the owner is told.
  */
-const SHARP_INPUT: SharpOptions = { failOn: 'error' };
+const UPLOAD_INPUT: SharpOptions = { failOn: 'error' };
 /** The most a photo's ThumbHash may take (a 24 MP JPEG takes some 65 ms). */
 const PLACEHOLDER_SECONDS = 2;
 /** EXIF lives in APP1, at most 64 KB, near the start; 256 KB leaves room for other segments. */
@@ -394,18 +425,6 @@ function writeNew(tmp: string, bytes: Buffer): void {
     ensureDir(path.dirname(tmp));
     fsSync.writeFileSync(tmp, bytes, { flag: 'wx' });
   }
-}
-
-/**
- * Images are opened by libvips threads (and by libuv's, for the head), which no deadline can
- * free: an open() of a FIFO or device would hang there for good and keep the process from
- * exiting. The routes vet their files already; this keeps every image task safe on its own.
- * Videos go to ffprobe/ffmpeg child processes, which the deadline kills.
- */
-async function regularFile(file: string): Promise<string> {
-  // Synchronous for the reason writeAtomically gives.
-  if (!fsSync.statSync(file).isFile()) throw new Error(`${path.basename(file)} is not a regular file`);
-  return file;
 }
 
 /** The preview JPEG a camera wrote into the EXIF block, when the head of the file holds it. */

@@ -236,6 +236,27 @@ export function isTaskStarted(message: unknown): message is TaskStarted {
 }
 
 /**
+ * How a worker of a lane without the HEIF decoder fails a task whose photo turned out to be a
+ * HEIC (by its bytes, whatever its name): the pool runs the task again in the heif lane
+ * (server/media/pool.ts). The error's message says so, as it is all that crosses the thread
+ * boundary with the error (a class does not survive the copy).
+ */
+const NEEDS_HEIF_LANE = 'needs the heif lane: ';
+
+export function needsHeifLaneError(what: string): Error {
+  return new Error(`${NEEDS_HEIF_LANE}${what}`);
+}
+
+export function isNeedsHeifLaneError(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith(NEEDS_HEIF_LANE);
+}
+
+/** What the pool gives the threads of its heif lane (piscina's workerData): they may run libheif. */
+export interface HeifLaneWorkerData {
+  readonly heifDecoder: true;
+}
+
+/**
  * The part of a deadline the worker's own timeouts (child processes, sharp pipelines) may
  * use: they must fire before the pool ends the worker, or a child process would be left
  * running with nobody to reap it.

@@ -85,10 +85,25 @@ export function cutInHalf(bytes: Buffer): Buffer {
   return bytes.subarray(0, Math.floor(bytes.length / 2));
 }
 
+/** A photo cut in the middle of its image data: its top half decodes, as browsers show it. */
 export async function writeTruncatedJpeg(file: string): Promise<void> {
   ensureDir(file);
-  const full = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  fs.writeFileSync(file, cutInHalf(await noisyJpeg()));
+}
+
+/**
+ * A JPEG cut before its image data starts (inside its headers): nothing can show any of it,
+ * browsers included; the gallery shows its "cannot show" tile.
+ */
+export async function writeUnreadableJpeg(file: string): Promise<void> {
+  ensureDir(file);
+  const full = await noisyJpeg();
+  const startOfScan = full.indexOf(Buffer.from([0xff, 0xda]));
+  fs.writeFileSync(file, full.subarray(0, startOfScan));
+}
+
+function noisyJpeg(): Promise<Buffer> {
+  return sharp({ create: { width: 400, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
     .jpeg({ quality: 90 })
     .toBuffer();
-  fs.writeFileSync(file, cutInHalf(full));
 }

@@ -1,16 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { isChildProcessNotice, isTaskStarted, type MediaTaskInput, type MediaTaskName, type MediaTaskResult, type TaskClock } from '../../workers/tasks.js';
+import {
+  type HeifLaneWorkerData,
+  isChildProcessNotice,
+  isNeedsHeifLaneError,
+  isTaskStarted,
+  type MediaTaskInput,
+  type MediaTaskName,
+  type MediaTaskResult,
+  type TaskClock,
+} from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
 import { needsHeifDecoder } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
+import { FailedDecodes } from './failed-decodes.js';
 import { MediaTaskError, PoolBusyError, TaskCancelledError } from './pool-errors.js';
-import { PriorityLane, type QueuedWork, type TaskPriority } from './priority-lane.js';
+import { PriorityLane, type QueuedWork, TASK_PRIORITIES, type TaskPriority } from './priority-lane.js';
 import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
+import { WORKER_FILE, workerExecArgv } from './worker-file.js';
 import type { Logger } from '../core/logger.js';
 
 export { MediaTaskError, PoolBusyError, TaskCancelledError };
@@ -42,7 +49,10 @@ export interface LaneSize {
  * - `heif`: decoding HEIC/HEIF photos, whose HEVC pixels libvips cannot decode: a WebAssembly
  *   decoder takes a second or two and a few hundred MB per photo, so a folder of iPhone photos
  *   goes through one (by default) at a time and never holds the grid's JPEG thumbnails back.
- *   Its threads end when idle, which is how the decoder's memory goes back to the system.
+ *   A photo goes there by its name; one found to be a HEIC only by its bytes (a HEIC named
+ *   `.jpg`) is handed there by the main lane's worker (needsHeifLaneError in workers/tasks.ts).
+ *   Its threads end as soon as the lane has nothing to do (HEIF_IDLE_MS): a WebAssembly heap
+ *   never shrinks, and ending its thread is the only way to give its memory back.
  * - `video`: making web-playable copies of videos (remux, H.264 transcode): minutes of
  *   ffmpeg in a child process of low priority, in the background.
  * Within a lane, tasks wait in a priority queue (server/media/priority-lane.ts).
@@ -173,12 +183,20 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
  */
 export const BACKGROUND_DELAY_MS = 1000;
 
-/** Lanes other than main: one worker each; the heif lane's threads end after this long idle. */
+/** Lanes other than main: one worker each. */
 export const DEFAULT_LANES: Readonly<Record<Exclude<PoolLane, 'main'>, LaneSize>> = Object.freeze({
   heif: { workers: 1, maxQueue: 64 },
   video: { workers: 1, maxQueue: 1000 },
 });
-const HEIF_IDLE_MS = 30_000;
+/**
+ * How long the heif lane's thread outlives its last task. Its WebAssembly heap keeps the
+ * high-water mark of every photo it decoded (some 250 MB after a 24 MP HEIC, more after each
+ * larger one) until the thread ends; a new thread costs about 0.1 s to compile the decoder.
+ * Two seconds keep the thread through a page of HEIC tiles or a viewer's next photo, and give
+ * the memory back soon after (README, "Phone photos and videos").
+ */
+const HEIF_IDLE_MS = 2_000;
+const HEIF_LANE_DATA: HeifLaneWorkerData = Object.freeze({ heifDecoder: true });
 
 interface Lane {
   readonly piscina: Piscina;
@@ -213,6 +231,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   let closing = false;
   /** Runs handed to piscina, by id: each starts its deadline when its worker says it began. */
   const startClocks = new Map<number, () => void>();
+  const failed = new FailedDecodes();
   /** ffmpeg processes making web copies right now: killed at close (see ChildProcessNotice). */
   const children = new Set<number>();
   const onMessage = (message: unknown) => {
@@ -223,13 +242,14 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     }
   };
 
-  function createLane(size: LaneSize, idleTimeout?: number): Lane {
+  function createLane(size: LaneSize, idleTimeout?: number, workerData?: HeifLaneWorkerData): Lane {
     const piscina = new Piscina({
       filename: WORKER_FILE,
       // A lane with an idle timeout starts its threads when work comes and ends them after.
       minThreads: idleTimeout === undefined ? size.workers : 0,
       maxThreads: size.workers,
       ...(idleTimeout === undefined ? {} : { idleTimeout }),
+      ...(workerData === undefined ? {} : { workerData }),
       // No maxQueue: the lane's own queue hands piscina a task only when a worker is free.
       execArgv: workerExecArgv(),
       // Tasks last tens of milliseconds to minutes, so the latency Atomics.wait saves is
@@ -252,7 +272,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   const laneFor = (name: PoolLane): Lane => {
     let lane = lanes.get(name);
     if (!lane) {
-      lane = createLane(sizes[name], name === 'heif' ? HEIF_IDLE_MS : undefined);
+      lane = name === 'heif' ? createLane(sizes.heif, HEIF_IDLE_MS, HEIF_LANE_DATA) : createLane(sizes[name]);
       lanes.set(name, lane);
     }
     return lane;
@@ -279,6 +299,8 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
         throw new MediaTaskError(name, abort.signal.reason, { timedOut: true });
       }
       if (isClosing(err)) throw new PoolBusyError();
+      // A HEIC found by its bytes in the main lane: not a failure, it goes again in the heif lane.
+      if (isNeedsHeifLaneError(err)) throw new NeedsHeifLane();
       // Deleted after the request looked at it, while the task waited or ran: answered as if
       // it had never been there, and not worth a log line.
       if (await isGone(task.src)) throw notFound('File not found');
@@ -292,8 +314,31 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
 
   function submit<N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, opts: RunOptions = {}): QueuedWork<MediaTaskResult<N>> {
     if (closing) return { result: Promise.reject(new PoolBusyError()), raise: () => undefined };
-    const lane = laneFor(LANE_OF[name](task));
-    return lane.queue.submit(opts.priority ?? DEFAULT_PRIORITY_OF[name], () => runNow(lane, name, task), opts.signal);
+    const tag = 'tag' in task ? task.tag : undefined;
+    const failedBefore = failed.get(task.src, tag);
+    if (failedBefore) return { result: Promise.reject(failedBefore), raise: () => undefined };
+    let priority = opts.priority ?? DEFAULT_PRIORITY_OF[name];
+    const enqueue = (laneName: PoolLane) => {
+      const lane = laneFor(laneName);
+      return lane.queue.submit(priority, () => runNow(lane, name, task), opts.signal);
+    };
+    let work = enqueue(LANE_OF[name](task));
+    const result = work.result.catch((err: unknown) => {
+      if (!(err instanceof NeedsHeifLane)) throw err;
+      work = enqueue('heif');
+      return work.result;
+    });
+    // A version that failed (a crafted HEIC refused, a file nothing reads) fails at once next time.
+    result.catch((err: unknown) => {
+      if (err instanceof MediaTaskError) failed.remember(task.src, tag, err);
+    });
+    return {
+      result,
+      raise(to) {
+        if (TASK_PRIORITIES.indexOf(to) < TASK_PRIORITIES.indexOf(priority)) priority = to;
+        work.raise(to);
+      },
+    };
   }
   const run = <N extends MediaTaskName>(name: N, task: MediaTaskInput<N>, opts?: RunOptions) => submit(name, task, opts).result;
   const sum = (of: (lane: Lane) => number) => [...lanes.values()].reduce((n, lane) => n + of(lane), 0);
@@ -341,6 +386,9 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
   };
 }
 
+/** A main-lane worker found the task's photo to be a HEIC (needsHeifLaneError in workers/tasks.ts): it goes again in the heif lane. */
+class NeedsHeifLane extends Error {}
+
 /** The pool closing during shutdown refused the task: try again later, nothing failed. */
 function isClosing(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
@@ -363,33 +411,4 @@ async function isGone(file: string): Promise<boolean> {
   } catch (err) {
     return isMissing(err);
   }
-}
-
-/** `.ts` when running from sources (tests, tsx), `.js` when running the build in dist/. */
-const OWN_EXTENSION = path.extname(fileURLToPath(import.meta.url));
-const WORKER_FILE = fileURLToPath(new URL(`../../workers/media-worker${OWN_EXTENSION}`, import.meta.url));
-
-/**
- * From sources the worker is TypeScript. Worker threads inherit `--import tsx`, but tsx
- * (on Node 20) installs its loader hooks in the main thread only, so each worker registers
- * them itself before piscina imports the worker file. (Where a newer Node lets tsx hook
- * workers too, the second registration only transpiles twice.) Built code needs nothing.
- */
-function workerExecArgv(): string[] | undefined {
-  if (OWN_EXTENSION !== '.ts') return undefined;
-  const register = `import { register } from ${JSON.stringify(tsxEsmApiUrl())}; register();`;
-  return [...process.execArgv, '--import', `data:text/javascript,${encodeURIComponent(register)}`];
-}
-
-/**
- * The ESM build of `tsx/esm/api`, found through tsx's package.json exports. Neither
- * import.meta.resolve (tsx may load this very file as CommonJS, without it) nor
- * require.resolve (it picks the CommonJS build, which cannot register hooks from here) do.
- */
-function tsxEsmApiUrl(): string {
-  const manifestPath = createRequire(import.meta.url).resolve('tsx/package.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const entry = manifest.exports['./esm/api']?.import.default;
-  if (!entry) throw new Error('tsx has no ESM entry for tsx/esm/api: cannot run the TypeScript media worker');
-  return pathToFileURL(path.join(path.dirname(manifestPath), entry)).href;
 }

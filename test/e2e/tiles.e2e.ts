@@ -8,7 +8,7 @@ import { launchBrowser } from '../support/browser.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
-import { writeTruncatedJpeg } from '../support/media-fixtures.js';
+import { writeUnreadableJpeg } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const TRIP = '2024/trip';
@@ -35,11 +35,11 @@ describe('album tiles in Chromium', function () {
     this.timeout(120_000);
     const trip = writeAlbum(albumsDir, TRIP, { title: 'Trip' });
     for (let i = 1; i <= 4; i++) await writeJpeg(path.join(trip, `IMG_${i}.jpg`), 800, 600, i * 70);
-    await writeTruncatedJpeg(path.join(trip, 'IMG_5.jpg'));
+    await writeUnreadableJpeg(path.join(trip, 'IMG_5.jpg'));
     const big = writeAlbum(albumsDir, BIG, { title: 'Big' });
     await writeJpeg(path.join(big, 'IMG_1.jpg'), 64, 48);
     for (let i = 2; i < BIG_COUNT; i++) fs.copyFileSync(path.join(big, 'IMG_1.jpg'), path.join(big, `IMG_${i}.jpg`));
-    await writeTruncatedJpeg(path.join(big, `IMG_${BIG_COUNT}.jpg`));
+    await writeUnreadableJpeg(path.join(big, `IMG_${BIG_COUNT}.jpg`));
     const config = loadConfig({ ALBUMS_DIR: albumsDir, CACHE_DIR: path.join(root, 'cache'), CONTENT_DIR: path.join(root, 'content'), WORKERS: '2' });
     gallery = await createGallery(config, { watch: false, log: quietLogger });
     server = await listenOnLoopback(gallery.handler);

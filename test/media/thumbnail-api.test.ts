@@ -13,7 +13,7 @@ import {
   writeCameraJpeg,
   writeJpeg,
   writeNoisyJpeg,
-  writeTruncatedJpeg,
+  writeUnreadableJpeg,
   writeVideo,
 } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -41,7 +41,7 @@ describe('GET /api/thumbnail', function () {
       writeJpeg(original('2024/secret/hidden.jpg'), 640, 480),
       writeNoisyJpeg(original('2024/trip/noise.jpg'), 2000, 1500),
       writeJpeg(original('2024/trip/portrait.jpg'), 800, 600, { orientation: 6 }),
-      writeTruncatedJpeg(original('2024/trip/broken.jpg')),
+      writeUnreadableJpeg(original('2024/trip/broken.jpg')),
       writeVideo(original('2024/trip/clip.mp4'), { width: 320, height: 240, seconds: 2 }),
     ]);
     media = await createMediaTestApp({ albumsDir, cacheDir, protectedAlbums: ['2024/secret'] });
@@ -249,7 +249,7 @@ describe('GET /api/thumbnail', function () {
       expect(res.body.error).to.not.match(/broken|\/|jpeg/i, 'no internal detail leaks');
       expect(media.logged.length).to.be.greaterThan(0);
 
-      // A failure is not remembered: the same file fails again, others still work.
+      // The same version fails again (at once: server/media/failed-decodes.ts), others still work.
       await get('path=2024/trip/broken.jpg&size=small').expect(500);
       await get('path=2024/trip/tiny.jpg&size=small').expect(200);
     });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { THUMBNAIL_SIZE_NAMES } from '../../server/core/media-catalogue.js';
 import sharp from 'sharp';
-import { writeJpeg, writePng, writeTruncatedJpeg, writeVideo } from '../support/media-fixtures.js';
+import { writeJpeg, writePng, writeUnreadableJpeg, writeVideo } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,7 +46,7 @@ describe('npm run thumbnails (scripts/thumbnails.ts)', function () {
       writeJpeg(path.join(trip, 'IMG_1.jpg'), 2000, 1500),
       writePng(path.join(trip, 'IMG_1.png'), 500, 400),
       writeVideo(path.join(trip, 'clip.mp4'), { seconds: 1 }),
-      writeTruncatedJpeg(path.join(trip, 'broken.jpg')),
+      writeUnreadableJpeg(path.join(trip, 'broken.jpg')),
       writeJpeg(path.join(trip, '.hidden.jpg'), 100, 100),
       writeJpeg(path.join(day, 'morning.jpg'), 640, 480),
       writeJpeg(path.join(other, 'old.jpg'), 640, 480),

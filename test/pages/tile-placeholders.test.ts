@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { thumbHashToAverageRGBA } from 'thumbhash';
 import { GalleryFixture } from '../support/gallery-fixture.js';
-import { writeTruncatedJpeg } from '../support/media-fixtures.js';
+import { writeUnreadableJpeg } from '../support/media-fixtures.js';
 
 const HEIC = path.join(import.meta.dirname, '..', 'fixtures', 'heic', 'IMG_5195.HEIC');
 
@@ -28,7 +28,7 @@ describe('tile placeholders', function () {
 
   before(async function () {
     await fx.build({ '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg', 'b.jpg'] } });
-    await writeTruncatedJpeg(fx.path('2024/trip/broken.jpg'));
+    await writeUnreadableJpeg(fx.path('2024/trip/broken.jpg'));
     fs.copyFileSync(HEIC, fx.path('2024/trip/phone.HEIC'));
     await fx.start({ env: { WORKERS: '2' } });
     app = request(fx.gallery.handler);
@@ -44,7 +44,7 @@ describe('tile placeholders', function () {
     expect(tiles.get('a.jpg')).to.not.equal(tiles.get('b.jpg'));
   });
 
-  it('should give a truncated photo no placeholder and still render its tile', async () => {
+  it('should give a photo nothing can read no placeholder and still render its tile', async () => {
     const res = await app.get('/photos/2024/trip').expect(200);
     const tiles = tilePlaceholders(res.text);
     expect(tiles.has('broken.jpg')).to.equal(true);
@@ -68,7 +68,7 @@ describe('tile placeholders', function () {
     expect(a).to.be.closeTo(1, 0.01);
   });
 
-  it('should answer the truncated photo’s thumbnail with 500, the error the tile turns into "cannot show"', async () => {
+  it('should answer the unreadable photo’s thumbnail with 500, the error the tile turns into "cannot show"', async () => {
     const page = (await app.get('/photos/2024/trip').expect(200)).text;
     const src = /data-name="broken\.jpg"[^>]*>\s*<picture>[\s\S]*?<img src="([^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&');
     expect(src).to.be.a('string');

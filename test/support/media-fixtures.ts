@@ -22,7 +22,16 @@ import { captureLogger, type LogLine } from './capture-logger.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
 export { cornerColours, DISPLAY_HEIGHT, DISPLAY_WIDTH, writeOrientedJpeg } from '../../scripts/image-fixtures/orientation.js';
-export { CAMERA, writeCameraJpeg, writeDatedJpeg, writeJpeg, writeNoisyJpeg, writePng, writeTruncatedJpeg } from '../../scripts/image-fixtures/stills.js';
+export {
+  CAMERA,
+  writeCameraJpeg,
+  writeDatedJpeg,
+  writeJpeg,
+  writeNoisyJpeg,
+  writePng,
+  writeTruncatedJpeg,
+  writeUnreadableJpeg,
+} from '../../scripts/image-fixtures/stills.js';
 export { type VideoSpec, writeVideo } from '../../scripts/image-fixtures/video.js';
 
 // ---------------------------------------------------------------------------------------
