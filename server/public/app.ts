@@ -15,7 +15,6 @@ import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { createAlbumPages, type DimensionsProvider } from './pages/album-page.js';
 import type { LinkUsageStore } from '../core/access/link-usage.js';
-import { ShareLinkDirectory } from '../core/access/share-link-directory.js';
 import { createLinkVisits } from './access/link-visits.js';
 import { createShareLinkRouter } from './routes/share-link-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
@@ -136,7 +135,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/photos/*splat', albumPages.handler);
   app.use(
     createShareLinkRouter({
-      directory: new ShareLinkDirectory(index),
+      index,
       limiter: deps.limiter,
       render: albumPages.render,
       linkVisits,

@@ -1,5 +1,6 @@
 import { type Request, type Response, Router } from 'express';
-import type { ShareLinkDirectory } from '../../core/access/share-link-directory.js';
+import { liveLink } from '../../core/access/secret-directory.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { LinkVisits } from '../access/link-visits.js';
 import { attemptState, LOCKOUT_MS, type PasswordLimiter } from '../access/password-limiter.js';
 import { addressLinkId, grantLink } from '../access/tokens.js';
@@ -13,7 +14,7 @@ export const LINK_GONE = {
 } as const;
 
 export interface ShareLinkPageDeps {
-  readonly directory: ShareLinkDirectory;
+  readonly index: Pick<AlbumIndex, 'root'>;
   /** The password lockout: a link that opens nothing counts as a failed attempt. */
   readonly limiter: Pick<PasswordLimiter, 'middleware'>;
   readonly render: AlbumPages['render'];
@@ -35,13 +36,13 @@ export function createShareLinkRouter(deps: ShareLinkPageDeps): Router {
     const attempt = attemptState(res);
     if (attempt.rateLimited) return renderLockedOut(req, res);
     const id = addressLinkId(req);
-    const found = id === undefined ? undefined : deps.directory.find(id);
+    const found = id === undefined ? undefined : liveLink(deps.index.root, id);
     if (!found) {
       attempt.failed = true;
       return renderPage(res, LINK_GONE);
     }
     const now = Date.now();
-    grantLink(req, res, deps.production, found.link.id, (held) => deps.directory.find(held, now) !== undefined);
+    grantLink(req, res, deps.production, found.link.id, (held) => liveLink(deps.index.root, held, now) !== undefined);
     deps.linkVisits.record(req, found.link.id);
     await deps.render(req, res, found.album);
   });
