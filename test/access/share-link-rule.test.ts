@@ -41,6 +41,7 @@ describe('share links: the record and the rule', () => {
       ['a creation time that is no ISO time', [linkRecord({ created: 'yesterday' })]],
       ['an expiry that is no date', [linkRecord({ expires: 'next week' })]],
       ['downloads that is not a boolean', [linkRecord({ downloads: 'yes' })]],
+      ['a revocation that is no time', [linkRecord({ revoked: true })]],
       ['no list at all', { id: 'x' }],
     ] as const) {
       it(`should refuse ${what}, and the album with it`, () => {
@@ -79,6 +80,15 @@ describe('share links: the record and the rule', () => {
         expect(r.granted && r.openedBy).to.equal(parent);
       }
       expect(resolveAccess(locked, visitor([full.id]), now)).to.deep.include({ granted: false, blocking: locked });
+    });
+
+    it("should not open with a link its album's rotation revoked, kept in album.json as revoked", () => {
+      const top = albumNode({ title: 'Rotated', password: 'pw', shareLinks: [linkRecord({ revoked: '2024-12-01T10:00:00Z' })] }, undefined, 'rotated');
+      const [revoked] = top.meta.shareLinks;
+      expect(revoked!.revoked).to.equal('2024-12-01T10:00:00Z');
+      expect(resolveAccess(top, visitor([revoked!.id]), now).granted).to.equal(false);
+      const root = { path: '', name: '', meta: undefined, parent: undefined, children: [top], media: [] } as TreeNode;
+      expect(liveLink(root, revoked!.id, now)).to.equal(undefined);
     });
 
     it('should not open with an expired link, from the instant it expires', () => {
