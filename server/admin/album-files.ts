@@ -137,11 +137,9 @@ export class AlbumFiles {
   }
 
   /**
-   * Gives the album a new random token and revokes its share links per recipient: everyone
-   * who had access loses it, for this album and for the passwordless child albums it used to
-   * open (cookies, the `?token=` link, each person's `/s/` link). The links stay in the list,
-   * marked `revoked` with the time, so the owner sees what was closed; `revokedLinks` counts
-   * the ones that worked until now.
+   * A new random token, and the album's links per person marked `revoked` (kept, for the
+   * owner to see): everyone who had access loses it, also to the passwordless children it
+   * opened. `revokedLinks`: the links that worked until now.
    */
   async rotateToken(albumPath: string): Promise<{ readonly album: StoredAlbum; readonly revokedLinks: number }> {
     let revokedLinks = 0;

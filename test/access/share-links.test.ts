@@ -36,8 +36,8 @@ function link(name: string, extra: { downloads?: boolean; expires?: string } = {
  * Share links per recipient over the real app and a real tree: a link opens its album and the
  * children without a password of their own, on the page and on every media route; expiry and
  * revocation take effect on the next request whatever the cookie holds; unknown, expired and
- * revoked links answer alike and count as failed attempts of the password lockout; a "no
- * downloads" link keeps originals, full-size JPEGs and the ZIP back.
+ * revoked links answer alike (their lockout: share-link-guesses.test.ts); a "no downloads"
+ * link keeps originals, full-size JPEGs and the ZIP back.
  */
 describe('share links per recipient', function () {
   this.timeout(60_000);
@@ -279,73 +279,6 @@ describe('share links per recipient', function () {
         expect(res.text).to.equal(answers[0]!.text);
       }
       expect(answers[0]!.text).to.include('This link has expired or was revoked: ask the person who sent it.');
-    });
-
-    const wrongPassword = () => request(fx.gallery.handler).post('/api/check-password').set('X-Forwarded-For', ip).send({ albumPath: 'fam', password: 'nope' });
-
-    it('should lock a client out after 10 guesses, as wrong passwords do, and only that client', async () => {
-      for (let i = 0; i < 10; i++) await get(`/s/${newShareLinkId()}`).expect(404);
-      const locked = await get(`/s/${newShareLinkId()}`).expect(429);
-      expect(locked.text).to.include('Too many wrong links or passwords').and.not.include('data-name');
-      expect(locked.text).to.match(/You can try again in <time class="lockout__time" datetime="PT1[45]M\d+S" aria-live="off">1[45] min/);
-      expect(locked.text).to.match(/\(at <time class="lockout__end" datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">\d\d:\d\d \S+<\/time>\)/);
-      expect(locked.text).to.match(/<script type="module" src="\/assets\/locked\.js\?v=/);
-      expect(Number(locked.headers['retry-after'])).to.be.within(800, 900);
-      // The same lockout as the password endpoints.
-      const password = await request(fx.gallery.handler)
-        .post('/api/check-password')
-        .set('X-Forwarded-For', ip)
-        .send({ albumPath: 'fam', password: 'pw' })
-        .expect(429);
-      expect(password.body.rateLimited).to.equal(true);
-      ip = '198.51.100.250';
-      await get(`/s/${newShareLinkId()}`).expect(404);
-    });
-
-    it('should open a working link for an address locked out by wrong passwords: a 144-bit secret is no guess', async () => {
-      for (let i = 0; i < 10; i++) await wrongPassword().expect(401);
-      await wrongPassword().expect(429);
-      const page = await get(`/s/${full.id}`).expect(200);
-      expect(page.text).to.include('<h1>Family</h1>').and.include('data-name="a.jpg"');
-      // Its cookie opens the album's media and pages meanwhile, as on any other day.
-      const cookie = [linksCookie(linksSet(page).ids)];
-      await get(media.thumbnail('fam/a.jpg'), cookie).expect(200);
-      await get('/photos/fam/kids', cookie).expect(200);
-      // A wrong one is still refused with the lockout page, without being looked at.
-      await get(`/s/${newShareLinkId()}`).expect(429);
-    });
-
-    // What another site's page can make a browser ask for, with what the browser says of it.
-    const fromAnotherSite = {
-      image: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' },
-      fetch: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty' },
-      frame: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' },
-      script: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script' },
-    };
-
-    for (const [what, headers] of Object.entries(fromAnotherSite)) {
-      it(`should answer a link that opens nothing asked for by another site's ${what} with 404, and count none of 10`, async () => {
-        for (let i = 0; i < 10; i++) {
-          const res = await get(`/s/${newShareLinkId()}`).set(headers).expect(404);
-          expect(res.text).to.include('This link has expired or was revoked');
-        }
-        // Nothing was counted: the first wrong password is the first failure.
-        expect((await wrongPassword().expect(401)).body.remainingAttempts).to.equal(9);
-      });
-    }
-
-    it('should count a top-level navigation, from another site or typed, and a client without Sec-Fetch headers', async () => {
-      await get(`/s/${newShareLinkId()}`).set({ 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' }).expect(404);
-      await get(`/s/${newShareLinkId()}`)
-        .set({ 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-User': '?1' })
-        .expect(404);
-      await get(`/s/${newShareLinkId()}`).expect(404);
-      expect((await wrongPassword().expect(401)).body.remainingAttempts).to.equal(6);
-    });
-
-    it('should not count a link that works', async () => {
-      for (let i = 0; i < 12; i++) await get(`/s/${full.id}`).expect(200);
-      await get(`/s/${newShareLinkId()}`).expect(404);
     });
   });
 
