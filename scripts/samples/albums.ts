@@ -128,7 +128,7 @@ export const ALBUMS: AlbumSpec[] = [
       title: 'Garden Party',
       password: 'garden',
       allowAnonymous: true,
-      token: 'share-garden-party-2023',
+      token: 'edcceb2d-acd3-4396-9547-743cb0690005',
       style: 'masonry',
       order: 2,
     },

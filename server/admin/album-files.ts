@@ -5,6 +5,7 @@ import { type AlbumMeta, AlbumRecordError, checkAlbumFields, parseAlbumRecord, t
 import { hasPassword } from '../core/albums/album-tree.js';
 import { type RecordWithToken, readRecordWithToken } from '../core/albums/record-token.js';
 import { ALBUM_FILE } from '../core/albums/scan.js';
+import { revokeAllLinks } from '../core/albums/share-links.js';
 import { type FileVersion, readVersioned, replaceIfUnchanged } from '../core/albums/versioned-file.js';
 import { renameDurably, writeFileAtomic } from '../core/fs-atomic.js';
 import { HttpError, badRequest, notFound } from '../core/errors.js';
@@ -136,11 +137,18 @@ export class AlbumFiles {
   }
 
   /**
-   * Gives the album a new random token. Every cookie and share link holding the old one stops
-   * working, for this album and for the passwordless child albums it used to unlock.
+   * A new random token, and the album's links per person marked `revoked` (kept, for the
+   * owner to see): everyone who had access loses it, also to the passwordless children it
+   * opened. `revokedLinks`: the links that worked until now.
    */
-  async rotateToken(albumPath: string): Promise<StoredAlbum> {
-    return this.#modify(albumPath, (record) => ({ ...record, token: crypto.randomUUID() }));
+  async rotateToken(albumPath: string): Promise<{ readonly album: StoredAlbum; readonly revokedLinks: number }> {
+    let revokedLinks = 0;
+    const album = await this.#modify(albumPath, (record) => {
+      const { links, revoked } = revokeAllLinks(record.shareLinks, new Date());
+      revokedLinks = revoked;
+      return { ...record, token: crypto.randomUUID(), ...(record.shareLinks === undefined ? {} : { shareLinks: links }) };
+    });
+    return { album, revokedLinks };
   }
 
   /** Moves the album directory (children included) to `.trash/<timestamp>/<album path>`; returns that path. */

@@ -15,8 +15,8 @@ import { MediaTaskError } from '../media/pool-errors.js';
 import { notFound } from '../core/errors.js';
 import { createAlbumPages, type DimensionsProvider } from './pages/album-page.js';
 import type { LinkUsageStore } from '../core/access/link-usage.js';
-import { ShareLinkDirectory } from '../core/access/share-link-directory.js';
 import { createLinkVisits } from './access/link-visits.js';
+import { visitorMiddleware } from './access/visitor.js';
 import { createShareLinkRouter } from './routes/share-link-page.js';
 import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
@@ -92,6 +92,9 @@ export function createApp(deps: AppDeps): Express {
   // Pages, assets and JSON go out compressed; media pass through as they are (text-compression.ts).
   app.use(textCompression());
   app.use(cookieParser());
+  // Before every route that decides access: what a visitor presents is answered for (tokens
+  // that open nothing are failed guesses of the password lockout: server/public/access/visitor.ts).
+  app.use(visitorMiddleware(deps.limiter, config.production));
   // The media API first: thumbnails are most of a gallery's requests, and nothing below
   // (static files, pages, password routes) shares their paths, so they need not walk past it.
   for (const r of deps.apiRouters ?? []) app.use(r);
@@ -136,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/photos/*splat', albumPages.handler);
   app.use(
     createShareLinkRouter({
-      directory: new ShareLinkDirectory(index),
+      index,
       limiter: deps.limiter,
       render: albumPages.render,
       linkVisits,

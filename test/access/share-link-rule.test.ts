@@ -5,7 +5,7 @@ import { AlbumRecordError, parseAlbumRecord } from '../../server/core/albums/alb
 import type { Album, TreeNode } from '../../server/core/albums/album-tree.js';
 import { expiryTime, isShareLinkId, newShareLinkId, parseShareLinks } from '../../server/core/albums/share-links.js';
 import { allowsDownloads, resolveAccess } from '../../server/core/access/resolve-access.js';
-import { ShareLinkDirectory } from '../../server/core/access/share-link-directory.js';
+import { liveLink } from '../../server/core/access/secret-directory.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
 import { unzip } from '../zip/support.js';
 
@@ -16,6 +16,8 @@ const linkRecord = (extra: Record<string, unknown> = {}) => ({ id: newShareLinkI
 function albumNode(meta: Record<string, unknown>, parent?: TreeNode, name = 'a'): Album {
   const parsed = parseAlbumRecord(JSON.stringify({ token: `token-of-${name}`, ...meta }));
   const node = { path: parent?.path ? `${parent.path}/${name}` : name, name, meta: parsed, parent, children: [], media: [] } as Album;
+  // The rule finds tokens and links through the tree the node belongs to.
+  if (parent) (parent.children as TreeNode[]).push(node);
   return node;
 }
 
@@ -39,6 +41,7 @@ describe('share links: the record and the rule', () => {
       ['a creation time that is no ISO time', [linkRecord({ created: 'yesterday' })]],
       ['an expiry that is no date', [linkRecord({ expires: 'next week' })]],
       ['downloads that is not a boolean', [linkRecord({ downloads: 'yes' })]],
+      ['a revocation that is no time', [linkRecord({ revoked: true })]],
       ['no list at all', { id: 'x' }],
     ] as const) {
       it(`should refuse ${what}, and the album with it`, () => {
@@ -79,6 +82,15 @@ describe('share links: the record and the rule', () => {
       expect(resolveAccess(locked, visitor([full.id]), now)).to.deep.include({ granted: false, blocking: locked });
     });
 
+    it("should not open with a link its album's rotation revoked, kept in album.json as revoked", () => {
+      const top = albumNode({ title: 'Rotated', password: 'pw', shareLinks: [linkRecord({ revoked: '2024-12-01T10:00:00Z' })] }, undefined, 'rotated');
+      const [revoked] = top.meta.shareLinks;
+      expect(revoked!.revoked).to.equal('2024-12-01T10:00:00Z');
+      expect(resolveAccess(top, visitor([revoked!.id]), now).granted).to.equal(false);
+      const root = { path: '', name: '', meta: undefined, parent: undefined, children: [top], media: [] } as TreeNode;
+      expect(liveLink(root, revoked!.id, now)).to.equal(undefined);
+    });
+
     it('should not open with an expired link, from the instant it expires', () => {
       expect(resolveAccess(parent, visitor([lapsed.id]), now).granted).to.equal(false);
       expect(resolveAccess(parent, visitor([lapsed.id]), Date.parse('2024-12-31T23:59:58Z')).granted).to.equal(true);
@@ -92,7 +104,9 @@ describe('share links: the record and the rule', () => {
     });
 
     it('should report the downloads of the link that opened, the nearest', () => {
-      const nearest = albumNode({ title: 'Near', shareLinks: [linkRecord({ id: viewOnly.id, downloads: true })] }, parent, 'near');
+      // A tree of its own: the rule looks links up in a snapshot, which never changes once used.
+      const top = albumNode({ title: 'Parent', password: 'pw', shareLinks: [full, viewOnly, lapsed] }, undefined, 'top');
+      const nearest = albumNode({ title: 'Near', shareLinks: [linkRecord({ id: viewOnly.id, downloads: true })] }, top, 'near');
       const r = resolveAccess(nearest, visitor([viewOnly.id]), now);
       expect(r.granted && r.link?.downloads).to.equal(true);
     });
@@ -105,10 +119,9 @@ describe('share links: the record and the rule', () => {
 
     it('should find a link by id in the directory only while it works', () => {
       const root = { path: '', name: '', meta: undefined, parent: undefined, children: [parent], media: [] } as TreeNode;
-      const directory = new ShareLinkDirectory({ root });
-      expect(directory.find(full.id, now)?.album).to.equal(parent);
-      expect(directory.find(lapsed.id, now)).to.equal(undefined);
-      expect(directory.find(newShareLinkId(), now)).to.equal(undefined);
+      expect(liveLink(root, full.id, now)?.album).to.equal(parent);
+      expect(liveLink(root, lapsed.id, now)).to.equal(undefined);
+      expect(liveLink(root, newShareLinkId(), now)).to.equal(undefined);
     });
   });
 });

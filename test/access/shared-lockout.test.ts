@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { ipKeyGenerator } from 'express-rate-limit';
+import { newShareLinkId } from '../../server/core/albums/share-links.js';
 import request from 'supertest';
 import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
@@ -10,10 +12,18 @@ import { captureLogger } from '../support/capture-logger.js';
 import { eventually, GalleryFixture } from '../support/gallery-fixture.js';
 import { onPath, RedisServer } from '../support/redis-server.js';
 
+const FAMILY_TOKEN = crypto.randomUUID();
+const GRANDMA = { id: newShareLinkId(), name: 'Grandma', created: '2024-05-01T10:00:00.000Z', downloads: true };
 const TREE = {
   '2024/open/public': { meta: { title: 'Public', token: 't-public' }, files: ['pub.jpg'] },
+  // A token written by hand: as guessable as a password, it opens only where a password would be checked.
   '2024/family/wedding': { meta: { title: 'Wedding', password: 'Open-Sesame', token: 't-wedding' }, files: ['kiss.jpg'] },
+  '2024/family/picnic': {
+    meta: { title: 'Picnic', password: 'basket', allowAnonymous: true, token: FAMILY_TOKEN, shareLinks: [GRANDMA] },
+    files: ['cake.jpg'],
+  },
 };
+const cookieOf = (name: string, values: readonly string[]) => `${name}=${encodeURIComponent(JSON.stringify(values))}`;
 /** supertest connects from IPv4 loopback: the key express-rate-limit makes of it. */
 const KEY = `${LOCKOUT_KEY_PREFIX}${ipKeyGenerator('::ffff:127.0.0.1')}`;
 
@@ -168,6 +178,57 @@ describe('the password lockout shared in Redis', function () {
       expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n1/);
       for (let i = 1; i < MAX_FAILED_ATTEMPTS; i++) await guess(i % 2 === 0 ? a : b).expect(401);
       await guess(a).expect(429);
+    });
+  });
+
+  describe('with Redis gone, what is no guess', () => {
+    it('should open working share links and random tokens, answer a wrong link 404, and not count what opens nothing', async () => {
+      await redis.stop();
+      for (const app of [a, b]) {
+        // Was a bare 503: a link or a random token is a 144- or 122-bit secret, nothing for the lockout to protect.
+        const viaLink = await app.get(`/s/${GRANDMA.id}`).expect(200);
+        expect(viaLink.text).to.include('<h1>Picnic</h1>').and.include('data-name="cake.jpg"');
+        await app
+          .get('/api/thumbnail?path=2024%2Ffamily%2Fpicnic%2Fcake.jpg&size=small')
+          .set('Cookie', cookieOf('album-links', [GRANDMA.id]))
+          .expect(200);
+        const viaCookie = await app
+          .get('/photos/2024/family/picnic')
+          .set('Cookie', cookieOf('album-access', [FAMILY_TOKEN]))
+          .expect(200);
+        expect(viaCookie.text).to.include('data-name="cake.jpg"');
+        await app.get(`/photos/2024/family/picnic?token=${FAMILY_TOKEN}`).expect(200);
+        await app.get('/albums/2024/family/picnic/cake.jpg').set('X-Album-Token', FAMILY_TOKEN).expect(200);
+        // What opens nothing cannot be counted now: it opens nothing, and is answered as always (never 503).
+        await app.get(`/s/${newShareLinkId()}`).expect(404);
+        await app.get('/api/thumbnail?path=2024%2Ffamily%2Fpicnic%2Fcake.jpg&size=small').set('X-Album-Token', crypto.randomUUID()).expect(401);
+        // A token written by hand is checked only when the lockout can be: like the password, not now.
+        await app.get('/api/thumbnail?path=2024%2Ffamily%2Fwedding%2Fkiss.jpg&size=small').set('X-Album-Token', 't-wedding').expect(401);
+      }
+      await redis.start();
+      await eventually(async () => (await guess(a)).status === 401, 10_000, 'the lockout back');
+      // Only that wrong password is counted: none of the guesses made while Redis was away.
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n1/);
+      await a.get('/api/thumbnail?path=2024%2Ffamily%2Fwedding%2Fkiss.jpg&size=small').set('X-Album-Token', 't-wedding').expect(200);
+    });
+  });
+
+  describe('with Redis slow', () => {
+    it('should give back a count that lands after its attempt was answered 503, a right password above all', async () => {
+      await guess(a).expect(401);
+      await guess(b).expect(401);
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n2/);
+      // Redis holds every write (the counting script included) for 3 s: longer than the 2 s a count may take.
+      await redis.command('CLIENT', 'PAUSE', '3000', 'WRITE');
+      const right = await guess(a, 'Open-Sesame').expect(503);
+      expect(right.headers['set-cookie']).to.equal(undefined);
+      // The count runs once Redis resumes, and is given back as it lands.
+      await new Promise((r) => setTimeout(r, 1500));
+      await eventually(async () => /^\$1\r\n2/.test(await redis.command('GET', KEY)), 5000, 'the late count given back');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n2/);
+      await guess(b).expect(401);
+      expect(await redis.command('GET', KEY)).to.match(/^\$1\r\n3/);
     });
   });
 

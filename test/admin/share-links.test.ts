@@ -147,6 +147,52 @@ describe('admin /api/share-links', () => {
     });
   });
 
+  describe('rotating the token (POST /api/albums/{path}?action=rotate-token)', () => {
+    const rotate = () => request(fx.app).post(`/api/albums/${ALBUM}?action=rotate-token`).expect(200);
+
+    it('should revoke every link per person with the time, keep them listed as revoked, and say how many', async () => {
+      const a = (await request(fx.app).post(URL).send({ name: 'Grandma' }).expect(201)).body;
+      const b = (await request(fx.app).post(URL).send({ name: 'Neighbour', downloads: false }).expect(201)).body;
+      expect(a.revoked).to.equal(null);
+      const before = Date.now();
+      const rotated = await rotate();
+      expect(rotated.body.revokedLinks).to.equal(2);
+      const listed = (await request(fx.app).get(URL).expect(200)).body.links as Array<{ id: string; revoked: string | null; expired: boolean }>;
+      expect(listed.map((l) => l.id)).to.deep.equal([a.id, b.id]);
+      for (const link of listed) {
+        expect(Date.parse(link.revoked!)).to.be.within(before, Date.now());
+        expect(link.expired).to.equal(false);
+      }
+      // In album.json as written, next to the new token; the links' other fields as they were.
+      const stored = fx.readAlbumJson(ALBUM);
+      expect(stored.token).to.equal(rotated.body.token);
+      expect(stored.shareLinks).to.deep.equal([
+        { id: a.id, name: 'Grandma', created: a.created, downloads: true, revoked: listed[0]!.revoked },
+        { id: b.id, name: 'Neighbour', created: b.created, downloads: false, revoked: listed[1]!.revoked },
+      ]);
+    });
+
+    it('should keep the time of an earlier rotation, count only links that worked, and let new links work', async () => {
+      const a = (await request(fx.app).post(URL).send({ name: 'Grandma' }).expect(201)).body;
+      const first = (await rotate()).body;
+      const revokedAt = (fx.readAlbumJson(ALBUM).shareLinks as Array<{ revoked: string }>)[0]!.revoked;
+      const b = (await request(fx.app).post(URL).send({ name: 'Cousin' }).expect(201)).body;
+      expect(b.revoked).to.equal(null);
+      const second = (await rotate()).body;
+      expect(second.revokedLinks).to.equal(1);
+      expect(second.token).to.not.equal(first.token);
+      const stored = fx.readAlbumJson(ALBUM).shareLinks as Array<{ id: string; revoked: string }>;
+      expect(stored.find((l) => l.id === a.id)!.revoked).to.equal(revokedAt);
+      // A revoked link is removed from the list like any.
+      const removed = await request(fx.app).delete(`${URL}?id=${a.id}`).expect(200);
+      expect(removed.body.links.map((l: { id: string }) => l.id)).to.deep.equal([b.id]);
+      // An album without links: nothing to say, no list written.
+      const open = await request(fx.app).post('/api/albums/2024/open?action=rotate-token').expect(200);
+      expect(open.body.revokedLinks).to.equal(0);
+      expect(fx.readAlbumJson('2024/open')).to.not.have.property('shareLinks');
+    });
+  });
+
   describe('DELETE (revoke)', () => {
     it('should remove the link from album.json, keeping the others', async () => {
       const a = (await request(fx.app).post(URL).send({ name: 'Grandma' }).expect(201)).body;
@@ -223,5 +269,36 @@ describe('share links made in the admin, on the public server', function () {
     await request(admin).delete(`/api/share-links/family?id=${id}`).expect(200);
     await eventually(async () => (await thumbnail()).status === 401, 8000, 'the public server to see the revocation');
     await request(gallery.handler).get(`/s/${id}`).expect(404);
+  });
+
+  it("should close every link per person when the album's token is rotated, for a visitor already holding its cookie", async () => {
+    const admin = createAdminApp(config, { index: adminIndex, log: quietLogger });
+    await request(admin).post('/api/albums').send({ path: 'family', title: 'Family', password: 'pw' }).expect(201);
+    await request(admin).post('/api/albums').send({ path: 'family/kids', title: 'Kids' }).expect(201);
+    await request(admin)
+      .post('/api/photos/family/kids')
+      .attach('files', await makeJpeg(), 'k.jpg')
+      .expect(201);
+    const ids = await Promise.all(
+      ['Grandma', 'Uncle'].map(async (name) => ((await request(admin).post('/api/share-links/family').send({ name }).expect(201)).body as { id: string }).id),
+    );
+    const cookie = `album-links=${encodeURIComponent(JSON.stringify(ids))}`;
+    const thumbnail = () => request(gallery.handler).get('/api/thumbnail?path=family%2Fkids%2Fk.jpg&size=small').set('Cookie', cookie);
+    await eventually(async () => (await thumbnail()).status === 200, 8000, 'the public server to see the links');
+    const page = await request(gallery.handler).get(`/s/${ids[0]}`).expect(200);
+    expect(page.text).to.include('<h1>Family</h1>');
+
+    const rotated = await request(admin).post('/api/albums/family?action=rotate-token').expect(200);
+    expect(rotated.body.revokedLinks).to.equal(2);
+    await eventually(async () => (await thumbnail()).status === 401, 8000, 'the public server to see the rotation');
+    for (const id of ids) {
+      const gone = await request(gallery.handler).get(`/s/${id}`).expect(404);
+      expect(gone.text).to.include('This link has expired or was revoked');
+    }
+    const held = await request(gallery.handler).get('/photos/family/kids').set('Cookie', cookie).expect(200);
+    expect(held.text).to.include('id="password"').and.not.include('k.jpg');
+    // The owner's list still shows them, revoked.
+    const listed = await request(admin).get('/api/share-links/family').expect(200);
+    expect(listed.body.links.map((l: { revoked: string | null }) => typeof l.revoked)).to.deep.equal(['string', 'string']);
   });
 });

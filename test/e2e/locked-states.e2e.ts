@@ -133,19 +133,34 @@ describe('locked states in Chromium', function () {
         expect(problems).to.deep.equal([]);
       });
 
-      it('should count the lockout down on a disabled form after 10 wrong passwords, and drop ?error= from the address', async () => {
-        const { page, problems } = await newPage(options);
+      it('should warn of the last attempts, then count the lockout down on a disabled form, ending at a time of the visitor’s own clock, and drop ?error= from the address', async () => {
+        // A visitor far from the server's zone: the time the lockout ends is shown in theirs.
+        const { page, problems } = await newPage({ ...options, timezoneId: 'Asia/Tokyo' });
         await page.goto(`${base}/photos/${WEDDING}`);
         for (let i = 1; i <= 9; i++) {
           await submitPassword(page, `wrong ${i}`);
-          expect(await page.getByRole('alert').textContent()).to.include('Wrong password');
+          const said = await page.getByRole('alert').textContent();
+          expect(said).to.include('Wrong password');
+          const left = 10 - i;
+          if (left > 3) expect(said).to.not.include('left');
+          else expect(said).to.include(left === 1 ? 'Last attempt from this network' : `${left} attempts left from this network`);
           await page.waitForFunction(() => !location.search.includes('error='));
           expect(page.url()).to.equal(`${base}/photos/${WEDDING}`);
         }
         await submitPassword(page, 'wrong 10');
         await page.waitForFunction(() => !location.search.includes('error='));
         const alert = page.getByRole('alert');
-        expect(await alert.textContent()).to.include('Too many wrong passwords were tried from this network');
+        expect(await alert.textContent())
+          .to.include('Too many wrong passwords were tried from this network')
+          .and.include('to unlock “Wedding”.');
+        const end = page.locator('time.lockout__end');
+        const shown = await end.evaluate((t: HTMLTimeElement) => ({
+          text: t.textContent,
+          inTokyo: new Date(t.dateTime).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo' }),
+          ends: Date.parse(t.dateTime),
+        }));
+        expect(shown.text).to.equal(shown.inTokyo);
+        expect(shown.ends - Date.now()).to.be.within(LOCKOUT_MS - 10_000, LOCKOUT_MS + 1000);
         expect(await page.locator('#password').isDisabled()).to.equal(true);
         expect(await page.getByRole('button', { name: 'Unlock album' }).isDisabled()).to.equal(true);
 

@@ -183,6 +183,38 @@ describe('share links per recipient in Chromium', function () {
     expect(adminProblems).to.deep.equal([]);
   });
 
+  it('should say before and after that rotating the token closes the links per person, and list them as revoked', async () => {
+    const aunt = idOf(await makeLink('Aunt', { downloads: true }));
+    const uncle = idOf(await makeLink('Uncle', { downloads: false }));
+    let question = '';
+    admin.once('dialog', (dialog) => {
+      question = dialog.message();
+      void dialog.accept();
+    });
+    await admin.getByRole('button', { name: 'Rotate token' }).click();
+    await admin.locator('#notice', { hasText: 'Token rotated' }).waitFor();
+    expect(question).to.include('and its 2 links per person lose access at once');
+    expect(await admin.locator('#notice').textContent()).to.equal(
+      'Token rotated: old unlocks and the link for everyone no longer work, nor do the 2 links per person',
+    );
+    // Still listed, marked revoked, with no address left to copy.
+    const row = admin.locator('tr', { hasText: 'Aunt' });
+    await row.getByText(/^revoked .* \(token rotated\)$/).waitFor();
+    await row.getByText('no longer works').waitFor();
+    expect(await admin.getByLabel('Link of Aunt').count()).to.equal(0);
+    for (const id of [aunt, uncle]) await eventually(async () => (await statusWithLink(id)) === 401, 8000, 'the gallery to see the rotation');
+    const visitor = await browser.newContext(PHONE);
+    const page = await visitor.newPage();
+    expect((await page.goto(`${base}/s/${aunt}`))!.status()).to.equal(404);
+    await page.getByText(GONE).waitFor();
+    await visitor.close();
+    // Removed from the list on purpose.
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(adminProblems).to.deep.equal([]);
+  });
+
   it('should give a "no downloads" link no way to an original on a desktop', async () => {
     const address = await makeLink('Neighbour', { downloads: false });
     const desktop = await browser.newContext(DESKTOP);

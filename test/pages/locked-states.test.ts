@@ -47,7 +47,10 @@ describe('the password form while locked out', function () {
     expect(html).to.not.include('Wrong password');
     expect(isDisabled(html)).to.equal(true);
     expect(secondsLeft(html)).to.equal(LOCKOUT_MS / 1000);
-    expect(html).to.include('You can try again in <time class="lockout__time" datetime="PT15M0S" aria-live="off">15 min</time>.');
+    expect(html).to.include('You can try again in <time class="lockout__time" datetime="PT15M0S" aria-live="off">15 min</time> (at <time');
+    // Which album, and the moment it ends (the script shows it in the browser's zone).
+    const end = new Date(clock + LOCKOUT_MS);
+    expect(html).to.include(`<time class="lockout__end" datetime="${end.toISOString()}">`).and.include(') to unlock “Wedding”.</p>');
   });
 
   it('should count the real time left, not always 15 minutes', async () => {
@@ -80,6 +83,29 @@ describe('the password form while locked out', function () {
     expect(over).to.match(/<input id="password"[^>]* autofocus/);
     expect(await page()).to.not.include('role="alert"');
     expect((await unlock('Open-Sesame')).headers.location).to.equal(`/photos/${ALBUM}`);
+  });
+
+  it('should warn of the last three attempts, after a wrong password and on any visit to the form', async () => {
+    for (let i = 0; i < 6; i++) await unlock(`wrong-${i}`);
+    // Four left: no warning yet.
+    expect(await page('?error=wrong-password')).to.include('Wrong password. Please try again.');
+    expect(await page()).to.not.include('role="alert"');
+    await unlock('wrong-7');
+    const three = await page('?error=wrong-password');
+    expect(three).to.include('Wrong password. 3 attempts left from this network before passwords are paused for 15 minutes.');
+    expect(three).to.include('aria-invalid="true"');
+    expect(isDisabled(three)).to.equal(false);
+    await unlock('wrong-8');
+    // A visit, not an attempt (another member of the household): warned, not told it was wrong.
+    const visit = await page();
+    expect(visit).to.include('role="alert"').and.include('2 attempts left from this network before passwords are paused for 15 minutes.');
+    expect(visit).to.not.include('Wrong password').and.not.include('aria-invalid');
+    expect(visit).to.match(/<input id="password"[^>]* autofocus/);
+    await unlock('wrong-9');
+    expect(await page()).to.include('Last attempt from this network before passwords are paused for 15 minutes.');
+    // The right password clears it all.
+    expect((await unlock('Open-Sesame')).headers.location).to.equal(`/photos/${ALBUM}`);
+    expect(await page()).to.not.include('role="alert"');
   });
 
   it('should keep the form enabled, and say so, for a wrong password before the lockout', async () => {

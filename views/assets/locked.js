@@ -10,6 +10,15 @@ if (address.searchParams.has('error')) {
 
 const lockout = document.querySelector('.lockout[data-lockout-seconds]');
 if (lockout instanceof HTMLElement) void countDown(lockout);
+showEndLocally();
+
+/** The time the lockout ends, as this browser's clock reads it (the server wrote its own, with its zone). */
+function showEndLocally() {
+  const end = document.querySelector('.lockout__end');
+  if (!(end instanceof HTMLTimeElement)) return;
+  const at = new Date(end.dateTime);
+  if (!Number.isNaN(at.getTime())) end.textContent = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
 
 /**
  * Counts the lockout down to zero, then enables the form. The end is fixed once, from the

@@ -52,9 +52,10 @@ export function albumRoutes(ctx: AdminContext): Router {
     const action = queryParam(req, 'action');
     if (action === undefined) throw missingParameter('action');
     if (action !== 'rotate-token') throw badRequest(`Invalid parameter: action must be one of ${ACTIONS.join(', ')}`);
-    const album = await albums.rotateToken(albumPath);
+    const { album, revokedLinks } = await albums.rotateToken(albumPath);
     await ctx.refreshIndex();
-    res.json(await detail(album));
+    // How many links per person the rotation closed: the admin says so.
+    res.json({ ...(await detail(album)), revokedLinks });
   });
 
   router.delete('/api/albums/*albumPath', async (req, res) => {

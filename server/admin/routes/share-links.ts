@@ -3,7 +3,6 @@ import type { LinkUsage, LinkUsageStore } from '../../core/access/link-usage.js'
 import type { AlbumMeta } from '../../core/albums/album-record.js';
 import {
   expiryTime,
-  isLive,
   isShareLinkName,
   MAX_SHARE_LINK_NAME,
   newShareLinkId,
@@ -33,6 +32,8 @@ export interface ShareLinkView {
   /** The public path (`/s/<id>`); the UI puts the public site's address in front. */
   readonly path: string;
   readonly expired: boolean;
+  /** When a rotation of the album's token revoked it (ISO 8601), or null while it works. */
+  readonly revoked: string | null;
   readonly lastUsed: string | null;
   readonly visits: number;
 }
@@ -46,7 +47,8 @@ function viewOf(link: ShareLink, usage: LinkUsage | undefined, now: number): Sha
     expires: link.expiresAt === undefined ? null : new Date(link.expiresAt).toISOString(),
     downloads: link.downloads,
     path: shareLinkPath(link.id),
-    expired: !isLive(link, now),
+    expired: link.expiresAt !== undefined && now >= link.expiresAt,
+    revoked: link.revoked ?? null,
     lastUsed: usage?.lastUsed ?? null,
     visits: usage?.visits ?? 0,
   };
@@ -74,6 +76,7 @@ function checkNewLink(body: Record<string, unknown>, now: number): ShareLink {
     expires: expiresAt === undefined ? undefined : new Date(expiresAt).toISOString(),
     expiresAt,
     downloads: typeof downloads === 'boolean' ? downloads : true,
+    revoked: undefined,
   };
 }
 

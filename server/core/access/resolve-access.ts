@@ -1,6 +1,7 @@
-import { type Album, albumChain, type TreeNode } from '../albums/album-tree.js';
+import { type Album, albumChain, hasPassword, type TreeNode } from '../albums/album-tree.js';
 import { isLive, type ShareLink } from '../albums/share-links.js';
-import { safeEqual } from './safe-equal.js';
+import { type Keyring, keyringOf } from './keyring.js';
+import { rootOf } from './secret-directory.js';
 import type { Visitor } from './visitor.js';
 
 export type AccessResult =
@@ -19,15 +20,12 @@ export type AccessResult =
     }
   | { readonly granted: false; readonly blocking: Album };
 
-/** The live link of `album` among the ids the visitor holds. */
-function heldLink(album: Album, ids: readonly string[], now: number): ShareLink | undefined {
-  if (ids.length === 0) return undefined;
-  // Each comparison in constant time; every link of the album is looked at, the first live one kept.
-  let found: ShareLink | undefined;
-  for (const link of album.meta.shareLinks) {
-    if (ids.some((id) => safeEqual(id, link.id)) && isLive(link, now)) found ??= link;
-  }
-  return found;
+const OPEN: AccessResult = Object.freeze({ granted: true, openedBy: undefined, viaUrlToken: undefined, link: undefined });
+
+/** The first link of `album` (in its album.json's order) the visitor holds and that works at `now`. */
+function heldLink(album: Album, keys: Keyring, now: number): ShareLink | undefined {
+  const held = keys.links.get(album);
+  return held && album.meta.shareLinks.find((link) => held.has(link) && isLive(link, now));
 }
 
 /**
@@ -36,27 +34,29 @@ function heldLink(album: Album, ids: readonly string[], now: number): ShareLink 
  * grants. A URL token counts only where it is the token of an `allowAnonymous` album on
  * the chain. A share link held for an album on the way opens it like its token would (so a
  * child with a password of its own stays locked), unless a held token above it, before any
- * password, opens the chain fully. An expired link counts as none: `now` is the time of the
- * request.
+ * password, opens the chain fully. An expired or revoked link counts as none: `now` is the
+ * time of the request. What the visitor holds is looked up once (keyring.ts), not compared
+ * with each album.
  */
-export function resolveAccess(node: TreeNode, { held, urlToken, links = [] }: Visitor, now = Date.now()): AccessResult {
+export function resolveAccess(node: TreeNode, visitor: Visitor, now = Date.now()): AccessResult {
+  const chain = albumChain(node);
+  // Nothing on the chain has a password: open to everyone, and a link adds no restriction.
+  // The visitor's secrets are not even looked at (nor counted as guesses).
+  if (!chain.some((album) => hasPassword(album.meta))) return OPEN;
+  const keys = keyringOf(visitor, rootOf(node));
   let link: { readonly album: Album; readonly link: ShareLink } | undefined;
-  for (const album of albumChain(node)) {
-    const token = album.meta.token;
-    if (held.some((t) => safeEqual(t, token))) return { granted: true, openedBy: album, viaUrlToken: undefined, link: undefined };
-    if (urlToken !== undefined && album.meta.allowAnonymous && safeEqual(urlToken, token)) {
-      return { granted: true, openedBy: album, viaUrlToken: token, link: undefined };
-    }
+  for (const album of chain) {
+    if (keys.tokens.has(album)) return { granted: true, openedBy: album, viaUrlToken: undefined, link: undefined };
+    if (keys.urlToken.has(album)) return { granted: true, openedBy: album, viaUrlToken: album.meta.token, link: undefined };
     if (!link) {
-      const found = heldLink(album, links, now);
+      const found = heldLink(album, keys, now);
       if (found) link = { album, link: found };
     }
-    if (album.meta.password !== undefined) {
+    if (hasPassword(album.meta)) {
       return link ? { granted: true, openedBy: link.album, viaUrlToken: undefined, link: link.link } : { granted: false, blocking: album };
     }
   }
-  // Nothing on the chain has a password: open to everyone, and a link adds no restriction.
-  return { granted: true, openedBy: undefined, viaUrlToken: undefined, link: undefined };
+  return OPEN;
 }
 
 /** The album whose password must be given to open `node`, or undefined when nothing blocks. */

@@ -19,6 +19,11 @@ export interface ShareLink {
   readonly expiresAt: number | undefined;
   /** Whether originals of photos, their full-size JPEGs and the ZIP may be downloaded through it. */
   readonly downloads: boolean;
+  /**
+   * ISO 8601 time the album's token was rotated, revoking it with every unlock (undefined while
+   * it works): kept in the list so the owner sees what the rotation closed, never opens again.
+   */
+  readonly revoked: string | undefined;
 }
 
 /** 16 bytes are 22 base64url characters: shorter ids cannot hold 128 random bits. */
@@ -30,7 +35,7 @@ const DAY_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
 export const SHARE_LINKS_RULE =
-  'a list of share links {id (22 to 64 base64url characters, each id once), name (1 to 100 characters), created (an ISO 8601 time), expires (optional ISO 8601 time or day), downloads (a boolean)}';
+  'a list of share links {id (22 to 64 base64url characters, each id once), name (1 to 100 characters), created (an ISO 8601 time), expires (optional ISO 8601 time or day), downloads (a boolean), revoked (optional ISO 8601 time)}';
 
 /** An id of the shape every link id has: what a `/s/<id>` address or the `album-links` cookie may carry. */
 export function isShareLinkId(v: unknown): v is string {
@@ -71,11 +76,20 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function toShareLink(v: unknown): ShareLink | undefined {
   if (!isObject(v)) return undefined;
   const field = (key: string) => (Object.hasOwn(v, key) ? v[key] : undefined);
-  const [id, name, created, expires, downloads] = ['id', 'name', 'created', 'expires', 'downloads'].map(field);
+  const [id, name, created, expires, downloads, revoked] = ['id', 'name', 'created', 'expires', 'downloads', 'revoked'].map(field);
   if (!isShareLinkId(id) || !isShareLinkName(name) || timeOf(created) === undefined || typeof downloads !== 'boolean') return undefined;
   if (expires !== undefined && expires !== null && expiryTime(expires) === undefined) return undefined;
+  if (revoked !== undefined && revoked !== null && timeOf(revoked) === undefined) return undefined;
   const expiresAt = expires === undefined || expires === null ? undefined : expiryTime(expires);
-  return Object.freeze({ id, name, created: created as string, expires: expiresAt === undefined ? undefined : (expires as string), expiresAt, downloads });
+  return Object.freeze({
+    id,
+    name,
+    created: created as string,
+    expires: expiresAt === undefined ? undefined : (expires as string),
+    expiresAt,
+    downloads,
+    revoked: revoked === undefined || revoked === null ? undefined : (revoked as string),
+  });
 }
 
 /** The links of an album.json's `shareLinks`, or undefined when it is not a valid list (the album is then refused, as for any bad field). */
@@ -93,12 +107,43 @@ export function parseShareLinks(v: unknown): readonly ShareLink[] | undefined {
   return Object.freeze(links);
 }
 
-/** A link works until its expiry; revoking removes it from album.json, so a link found is not revoked. */
+/**
+ * A link works until its expiry, unless a rotation of its album's token revoked it. (Revoking
+ * one link alone removes it from album.json: then it is not found at all.)
+ */
 export function isLive(link: ShareLink, now: number): boolean {
-  return link.expiresAt === undefined || now < link.expiresAt;
+  return link.revoked === undefined && (link.expiresAt === undefined || now < link.expiresAt);
 }
 
 /** The link as album.json stores it (no derived fields). */
-export function shareLinkRecord(link: Pick<ShareLink, 'id' | 'name' | 'created' | 'expires' | 'downloads'>): Record<string, unknown> {
-  return { id: link.id, name: link.name, created: link.created, ...(link.expires === undefined ? {} : { expires: link.expires }), downloads: link.downloads };
+export function shareLinkRecord(
+  link: Pick<ShareLink, 'id' | 'name' | 'created' | 'expires' | 'downloads'> & { readonly revoked?: string | undefined },
+): Record<string, unknown> {
+  return {
+    id: link.id,
+    name: link.name,
+    created: link.created,
+    ...(link.expires === undefined ? {} : { expires: link.expires }),
+    downloads: link.downloads,
+    ...(link.revoked === undefined ? {} : { revoked: link.revoked }),
+  };
+}
+
+/**
+ * The `shareLinks` of an album.json record being edited, with every link not revoked yet
+ * marked revoked at `at` (the token's rotation), the other fields of each kept as written; and
+ * how many of them worked until then (expired ones did not). A list that does not read is
+ * left as it is (the album is refused by its validation anyway).
+ */
+export function revokeAllLinks(raw: unknown, at: Date): { readonly links: unknown; readonly revoked: number } {
+  const parsed = Array.isArray(raw) ? parseShareLinks(raw) : undefined;
+  if (!Array.isArray(raw) || !parsed) return { links: raw, revoked: 0 };
+  let revoked = 0;
+  const links = raw.map((link: Record<string, unknown>, i) => {
+    const read = parsed[i]!;
+    if (read.revoked !== undefined) return link;
+    if (isLive(read, at.getTime())) revoked++;
+    return { ...link, revoked: at.toISOString() };
+  });
+  return { links, revoked };
 }

@@ -29,6 +29,8 @@ interface Record {
  */
 export class LockoutStore implements Store {
   readonly localKeys = true;
+  /** Memory always answers. */
+  readonly canCount = true;
   /** In order of last attempt, oldest first: the first entry is the one to forget when full. */
   readonly #records = new Map<string, Record>();
   readonly #now: () => number;
@@ -86,6 +88,10 @@ export class LockoutStore implements Store {
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
     const rec = this.#live(key);
     return rec && this.#info(rec);
+  }
+
+  lockedUntil(key: string): number {
+    return this.#live(key)?.lockedUntil ?? 0;
   }
 
   increment(key: string): Promise<ClientRateLimitInfo> {
@@ -154,6 +160,30 @@ export interface PasswordStore extends Store {
   increment(key: string): Promise<ClientRateLimitInfo>;
   decrement(key: string): Promise<void>;
   resetKey(key: string): Promise<void>;
+  /**
+   * When the client's lockout ends (ms since the epoch), 0 when it is not locked out, as far
+   * as this process knows now: without a round trip, for a decision that cannot wait (Redis:
+   * the lockouts its own counts and reads have seen).
+   */
+  lockedUntil(key: string): number;
+  /** Whether an attempt can be counted now (false while Redis is away). */
+  readonly canCount: boolean;
+}
+
+/** Where a client stands with the lockout: what the password form tells. */
+export interface Standing {
+  /** Milliseconds left of its lockout, 0 when it is not locked out. */
+  readonly lockedOutMs: number;
+  /** When its lockout ends, by the limiter's clock (ms since the epoch); 0 when it is not locked out. */
+  readonly lockedUntil: number;
+  /** Failed attempts it may still make before the lockout (0 while locked out). */
+  readonly attemptsLeft: number;
+}
+
+/** A failed guess, and where the client stands after it. */
+export interface GuessCount extends Standing {
+  /** False when the client was locked out already: the guess was not looked at, nothing was added. */
+  readonly counted: boolean;
 }
 
 export interface PasswordLimiter {
@@ -161,11 +191,23 @@ export interface PasswordLimiter {
   /** Clears an IP's record after a successful unlock (never rejects: a failure is logged). */
   readonly clear: (req: Request) => Promise<void>;
   /**
-   * Milliseconds left of the lockout of the client making `req` (0 when it is not locked
-   * out, or when the shared store cannot be asked), by the limiter's own clock: what the
-   * password form counts down.
+   * Where the client making `req` stands, by the limiter's own clock (what the password form
+   * counts down and warns of); undefined when the shared store cannot be asked. Never rejects.
    */
-  readonly lockedOutFor: (req: Request) => Promise<number>;
+  readonly standing: (req: Request) => Promise<Standing | undefined>;
+  /**
+   * Counts one failed guess that is no password: a token or a share link that opens nothing
+   * (docs/api.md#password-endpoints). Nothing is added while the client is locked out. Never
+   * rejects: the client's standing after it, undefined when it could not be counted (Redis
+   * away: logged).
+   */
+  readonly countGuess: (req: Request) => Promise<GuessCount | undefined>;
+  /**
+   * Whether a guessable secret of this client (a token written by hand) may be checked now:
+   * not while it is locked out, nor while the lockout cannot count. Synchronous, from what
+   * this process knows (server/public/access/visitor.ts asks it in the middle of a decision).
+   */
+  readonly admitsGuesses: (req: Request) => boolean;
   readonly store: PasswordStore;
 }
 
@@ -184,7 +226,7 @@ export interface SharedLockout {
 export function createPasswordLimiter(now?: () => number, shared?: SharedLockout): PasswordLimiter {
   const clock = now ?? Date.now;
   const store: PasswordStore = shared
-    ? new RedisLockoutStore(shared.redis, { maxFailures: MAX_FAILED_ATTEMPTS, lockoutMs: LOCKOUT_MS, log: shared.log })
+    ? new RedisLockoutStore(shared.redis, { maxFailures: MAX_FAILED_ATTEMPTS, lockoutMs: LOCKOUT_MS, log: shared.log, maxRecords: MAX_RECORDS })
     : new LockoutStore(clock);
   const log = shared?.log;
   // Requests whose record clear() removed: nothing is left to give back. (Redis's DECR would
@@ -193,10 +235,38 @@ export function createPasswordLimiter(now?: () => number, shared?: SharedLockout
   // The key express-rate-limit computed, or would compute (its default: IPv6 addresses
   // grouped by subnet), for a request that did not go through it (the album page).
   const keyOf = (req: Request) => (req as Request & { rateLimit?: { key: string } }).rateLimit?.key ?? clientAddressKey(req);
-  const lockedOutFor = async (req: Request): Promise<number> => {
-    const info = await store.get(keyOf(req)).catch(() => undefined);
-    if (!info || info.totalHits < MAX_FAILED_ATTEMPTS || !info.resetTime) return 0;
-    return Math.max(0, Math.min(LOCKOUT_MS, info.resetTime.getTime() - clock()));
+  const standingOf = (info: ClientRateLimitInfo | undefined): Standing => {
+    const now = clock();
+    if (!info) return { lockedOutMs: 0, lockedUntil: 0, attemptsLeft: MAX_FAILED_ATTEMPTS };
+    const lockedOutMs = info.totalHits >= MAX_FAILED_ATTEMPTS && info.resetTime ? Math.max(0, Math.min(LOCKOUT_MS, info.resetTime.getTime() - now)) : 0;
+    if (lockedOutMs > 0) return { lockedOutMs, lockedUntil: now + lockedOutMs, attemptsLeft: 0 };
+    return { lockedOutMs: 0, lockedUntil: 0, attemptsLeft: Math.max(0, MAX_FAILED_ATTEMPTS - info.totalHits) };
+  };
+  const standing = async (req: Request): Promise<Standing | undefined> => {
+    if (!store.canCount) return undefined;
+    try {
+      return standingOf(await store.get(keyOf(req)));
+    } catch {
+      return undefined;
+    }
+  };
+  const countGuess = async (req: Request): Promise<GuessCount | undefined> => {
+    const key = keyOf(req);
+    const until = store.lockedUntil(key);
+    // Locked out: the guess is not looked at, and nothing is added (the lockout does not grow).
+    const now = clock();
+    if (until > now) return { lockedOutMs: Math.min(LOCKOUT_MS, until - now), lockedUntil: Math.min(until, now + LOCKOUT_MS), attemptsLeft: 0, counted: false };
+    if (!store.canCount) return undefined;
+    try {
+      return { ...standingOf(await store.increment(key)), counted: true };
+    } catch (err) {
+      log?.warn({ err }, 'a failed guess could not be counted');
+      return undefined;
+    }
+  };
+  const admitsGuesses = (req: Request): boolean => {
+    const key = keyOf(req);
+    return store.canCount && store.lockedUntil(key) <= clock();
   };
   const middleware = rateLimit({
     windowMs: LOCKOUT_MS,
@@ -231,5 +301,5 @@ export function createPasswordLimiter(now?: () => number, shared?: SharedLockout
       log?.warn({ err }, 'could not clear the password attempts of a client that unlocked');
     });
   };
-  return { middleware: wrapped, store, clear, lockedOutFor };
+  return { middleware: wrapped, store, clear, standing, countGuess, admitsGuesses };
 }

@@ -22,7 +22,12 @@ export interface RedisLockoutOptions {
   readonly lockoutMs: number;
   readonly log: Logger;
   readonly prefix?: string;
+  /** Lockouts remembered in this process at most (`lockedUntil`); past it the oldest is forgotten. */
+  readonly maxRecords?: number;
 }
+
+/** Lockouts remembered at most by default. */
+const MAX_REMEMBERED = 50_000;
 
 /**
  * The password lockout shared by every process (docs/api.md#password-endpoints), in Redis
@@ -34,7 +39,12 @@ export interface RedisLockoutOptions {
  *   attempt that reaches `maxFailures` restarts the key's time to live at `lockoutMs`, so a
  *   lockout lasts its full 15 minutes from the 10th failure, as with one process.
  * - Fail closed: an attempt that cannot be counted (Redis down, or slower than
- *   REDIS_DEADLINE_MS) is a 503 and its password is never checked.
+ *   REDIS_DEADLINE_MS) is a 503 and its password is never checked. A count that lands after
+ *   its deadline all the same is given back as it lands: an attempt answered 503 is never a
+ *   failure, however right its password was.
+ * - `lockedUntil` answers without a round trip, from the lockouts this process's counts and
+ *   reads have seen: a lockout reached through another process is known here from this
+ *   process's next count or read for that client.
  * - Redis away when the store started (its scripts could not be loaded): they are loaded
  *   again each time the client is ready, so the store works as soon as Redis is back.
  * - `get` (how long a lockout lasts, for the password form) answers undefined, "not known",
@@ -47,6 +57,8 @@ export class RedisLockoutStore implements Store {
   readonly #client: RedisCommands;
   readonly #opts: RedisLockoutOptions;
   #options: Options | undefined;
+  /** Lockouts seen, by key: when each ends (ms since the epoch); oldest first. */
+  readonly #lockouts = new Map<string, number>();
 
   constructor(client: RedisCommands, opts: RedisLockoutOptions) {
     this.#client = client;
@@ -69,30 +81,76 @@ export class RedisLockoutStore implements Store {
       .catch((err: unknown) => this.#opts.log.warn({ err }, 'could not load the lockout scripts into Redis; retried when it reconnects'));
   }
 
+  get canCount(): boolean {
+    return this.#client.isReady;
+  }
+
+  lockedUntil(key: string): number {
+    const until = this.#lockouts.get(key) ?? 0;
+    if (until !== 0 && until <= Date.now()) this.#lockouts.delete(key);
+    return until > Date.now() ? until : 0;
+  }
+
+  /** Remembers what Redis said of `key`: a lockout until its end, nothing otherwise. */
+  #saw(key: string, info: ClientRateLimitInfo | undefined): void {
+    this.#lockouts.delete(key);
+    if (!info || info.totalHits < this.#opts.maxFailures || !info.resetTime) return;
+    const now = Date.now();
+    if (this.#lockouts.size >= (this.#opts.maxRecords ?? MAX_REMEMBERED)) {
+      for (const [k, until] of this.#lockouts) if (until <= now) this.#lockouts.delete(k);
+      for (const k of this.#lockouts.keys()) {
+        if (this.#lockouts.size < (this.#opts.maxRecords ?? MAX_REMEMBERED)) break;
+        this.#lockouts.delete(k);
+      }
+    }
+    this.#lockouts.set(key, info.resetTime.getTime());
+  }
+
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    let info: ClientRateLimitInfo | undefined;
     try {
-      const info = await withDeadline(this.#store.get(key));
-      // A missing key comes back as NaN hits and an expiry in the past.
-      if (!info || !(info.totalHits > 0) || !info.resetTime || info.resetTime.getTime() <= Date.now()) return undefined;
-      return info;
+      info = await withDeadline(this.#store.get(key));
     } catch {
       return undefined;
     }
+    // A missing key comes back as NaN hits and an expiry in the past.
+    const live = info && info.totalHits > 0 && info.resetTime && info.resetTime.getTime() > Date.now() ? info : undefined;
+    this.#saw(key, live);
+    return live;
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
     if (!this.#client.isReady) throw lockoutUnavailable();
+    const counting = this.#store.increment(key);
+    let info: ClientRateLimitInfo;
     try {
-      const info = await withDeadline(this.#store.increment(key));
-      if (info.totalHits === this.#opts.maxFailures) {
-        await withDeadline(this.#client.sendCommand(['PEXPIRE', this.#store.prefixKey(key), String(this.#opts.lockoutMs)]));
-        return { totalHits: info.totalHits, resetTime: new Date(Date.now() + this.#opts.lockoutMs) };
-      }
-      return info;
+      info = await withDeadline(counting);
     } catch (err) {
+      // Redis may still run it: a count landing after this attempt was answered 503 is given back.
+      counting.then(
+        () => this.#giveBack(key),
+        () => undefined,
+      );
       this.#opts.log.warn({ err }, 'password attempt not counted: Redis did not answer');
       throw lockoutUnavailable();
     }
+    if (info.totalHits === this.#opts.maxFailures) {
+      try {
+        await withDeadline(this.#client.sendCommand(['PEXPIRE', this.#store.prefixKey(key), String(this.#opts.lockoutMs)]));
+      } catch (err) {
+        // The count is in: this attempt is answered 503, so it goes back.
+        this.#giveBack(key);
+        this.#opts.log.warn({ err }, 'password attempt not counted: Redis did not answer');
+        throw lockoutUnavailable();
+      }
+      info = { totalHits: info.totalHits, resetTime: new Date(Date.now() + this.#opts.lockoutMs) };
+    }
+    this.#saw(key, info);
+    return info;
+  }
+
+  #giveBack(key: string): void {
+    this.decrement(key).catch((err: unknown) => this.#opts.log.warn({ err }, 'a password attempt answered 503 could not be given back'));
   }
 
   /**
@@ -105,6 +163,7 @@ export class RedisLockoutStore implements Store {
   }
 
   resetKey(key: string): Promise<void> {
+    this.#lockouts.delete(key);
     return withDeadline(this.#store.resetKey(key));
   }
 }

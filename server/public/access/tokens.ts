@@ -10,16 +10,22 @@ const MAX_TOKENS = 64;
 /** The rule album.json's tokens follow too: every token an album can have, a visitor can hold. */
 const isToken = isWellFormedToken;
 
-/** Tokens of the `album-access` cookie; anything malformed reads as none. */
+/** Tokens this request's answer took out of its cookie (dropTokens). */
+const dropped = new WeakMap<Request, ReadonlySet<string>>();
+
+/** Tokens of the `album-access` cookie (less those the answer dropped); anything malformed reads as none. */
 export function cookieTokens(req: Request): string[] {
   const raw: unknown = req.cookies?.[ACCESS_COOKIE];
   if (typeof raw !== 'string') return [];
+  let tokens: string[];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter(isToken).slice(-MAX_TOKENS) : [];
+    tokens = Array.isArray(parsed) ? parsed.filter(isToken).slice(-MAX_TOKENS) : [];
   } catch {
     return [];
   }
+  const gone = dropped.get(req);
+  return gone ? tokens.filter((t) => !gone.has(t)) : tokens;
 }
 
 /** Tokens a request holds: the cookie plus the `X-Album-Token` header. */
@@ -39,11 +45,38 @@ export function cookieOptions(production: boolean): CookieOptions {
   return { httpOnly: true, secure: production, sameSite: 'strict', maxAge: COOKIE_MAX_AGE_MS, path: '/' };
 }
 
+/** Sets the `album-access` cookie to `tokens`, in place of one set earlier in this answer; an empty list removes it. */
+function writeAccessCookie(res: Response, production: boolean, tokens: readonly string[]): void {
+  const earlier = res.getHeader('Set-Cookie');
+  if (Array.isArray(earlier))
+    res.setHeader(
+      'Set-Cookie',
+      earlier.filter((c) => !c.startsWith(`${ACCESS_COOKIE}=`)),
+    );
+  else if (typeof earlier === 'string' && earlier.startsWith(`${ACCESS_COOKIE}=`)) res.removeHeader('Set-Cookie');
+  const { maxAge: _session, ...path } = cookieOptions(production);
+  if (tokens.length === 0) res.clearCookie(ACCESS_COOKIE, path);
+  else res.cookie(ACCESS_COOKIE, JSON.stringify(tokens), cookieOptions(production));
+}
+
 /** Adds tokens to the visitor's cookie, keeping the ones held (newest last, bounded). */
 export function grantTokens(req: Request, res: Response, production: boolean, tokens: readonly string[]): string[] {
   const merged = [...cookieTokens(req).filter((t) => !tokens.includes(t)), ...tokens].slice(-MAX_TOKENS);
-  res.cookie(ACCESS_COOKIE, JSON.stringify(merged), cookieOptions(production));
+  writeAccessCookie(res, production, merged);
   return merged;
+}
+
+/**
+ * Takes `tokens` out of the visitor's cookie in this answer (tokens that open nothing: of a
+ * cookie older than a rotation, or guesses), so they are neither sent nor counted again. A
+ * grant later in the same answer keeps them out.
+ */
+export function dropTokens(req: Request, res: Response, production: boolean, tokens: readonly string[]): void {
+  const held = cookieTokens(req);
+  const gone = new Set(tokens);
+  if (!held.some((t) => gone.has(t))) return;
+  dropped.set(req, new Set([...(dropped.get(req) ?? []), ...gone]));
+  if (!res.headersSent) writeAccessCookie(res, production, cookieTokens(req));
 }
 
 // Share links per recipient (docs/api.md#share-links).

@@ -66,8 +66,8 @@ export interface AlbumPageDeps {
   readonly readableMedia: ReadableMedia;
   readonly production: boolean;
   readonly dimensions?: DimensionsProvider | undefined;
-  /** When given, the password form counts down the visitor's lockout and is disabled until its end. */
-  readonly limiter?: Pick<PasswordLimiter, 'lockedOutFor'> | undefined;
+  /** When given, the password form warns of the last attempts, counts down the visitor's lockout and is disabled until its end. */
+  readonly limiter?: Pick<PasswordLimiter, 'standing'> | undefined;
   /** Rendered pages of public albums (tests pass their own to look into it). */
   readonly pageCache?: PageCache | undefined;
   /** The album's order (`sort`) and the span of its dates in the header; without it, natural order and no span. */
@@ -145,17 +145,6 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 
-  /** Milliseconds left of this client's lockout (0: none), or undefined when it cannot be told. */
-  async function lockedOutFor(req: Request): Promise<number | undefined> {
-    if (!deps.limiter) return undefined;
-    try {
-      return await deps.limiter.lockedOutFor(req);
-    } catch {
-      // A lockout store that does not answer must not take the form down with it.
-      return undefined;
-    }
-  }
-
   /**
    * The password form of `album`, the album whose password opens the page; `returnUrl`
    * brings the visitor back to the page asked for (a folder below the album, say).
@@ -169,7 +158,8 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       return;
     }
     // Every visit while locked out shows the wait, not only the redirect of a refused attempt.
-    const notice = lockoutNotice(req.query.error, await lockedOutFor(req));
+    // (A lockout store that does not answer is no standing: it never takes the form down.)
+    const notice = lockoutNotice(req.query.error, await deps.limiter?.standing(req));
     res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice, preview: deps.site && privatePreview(deps.site.view) });
   }
 

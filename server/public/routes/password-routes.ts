@@ -3,8 +3,10 @@ import { isCrossSite } from '../access/cross-site.js';
 import { attemptState, type PasswordLimiter, remainingAttempts } from '../access/password-limiter.js';
 import { resolveAccess } from '../../core/access/resolve-access.js';
 import { safeEqual } from '../../core/access/safe-equal.js';
+import { secretsOf } from '../../core/access/secret-directory.js';
+import type { Visitor } from '../../core/access/visitor.js';
 import { cookieTokens, grantTokens } from '../access/tokens.js';
-import { visitorOf } from '../access/visitor.js';
+import { visitorOf, visitorWith } from '../access/visitor.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { Album } from '../../core/albums/album-tree.js';
 import { badRequest, forbidden, missingParameter, notFound } from '../../core/errors.js';
@@ -70,10 +72,20 @@ type Outcome = { kind: 'open' } | { kind: 'unlocked'; tokens: string[] } | { kin
 
 /**
  * The password check shared by the three endpoints (docs/api.md#password-endpoints): the password is compared
- * with the album that blocks access; an attempt counts only when it is wrong.
+ * with the album that blocks access; an attempt counts only when it is wrong. Only the tokens
+ * `visitor` holds say whether something blocks (a share link's visitor may still want the
+ * full access of the password), and a token written by hand opens nothing here while the
+ * address is locked out, as everywhere.
  */
-function checkPassword(req: Request, res: Response, deps: PasswordRoutesDeps, album: Album, password: string, held: readonly string[]): Outcome {
-  const access = resolveAccess(album, { held, urlToken: undefined });
+function checkPassword(req: Request, res: Response, deps: PasswordRoutesDeps, album: Album, password: string, visitor: Visitor): Outcome {
+  const tokensOnly: Visitor = {
+    held: visitor.held,
+    urlToken: undefined,
+    get handWrittenTokensOpen() {
+      return visitor.handWrittenTokensOpen;
+    },
+  };
+  const access = resolveAccess(album, tokensOnly);
   if (access.granted) return { kind: 'open' };
   const state = attemptState(res);
   if (state.rateLimited) return { kind: 'rate-limited' };
@@ -101,7 +113,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const password = stringField(body, 'password', true)!;
     const returnUrl = stringField(body, 'returnUrl', false);
     const target = albumPageUrl(album.path);
-    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req).held);
+    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req));
     switch (outcome.kind) {
       case 'rate-limited':
         return res.redirect(302, `${target}?error=rate-limited`);
@@ -120,7 +132,7 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     const body = req.body as Record<string, unknown> | undefined;
     const album = albumFrom(deps.index, body);
     const password = stringField(body, 'password', true)!;
-    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req).held);
+    const outcome = checkPassword(req, res, deps, album, password, visitorOf(req));
     if (outcome.kind === 'rate-limited') return res.status(429).json(rateLimitedBody());
     if (outcome.kind === 'wrong') return res.status(401).json({ success: false, error: 'Wrong password', remainingAttempts: remainingAttempts(req) });
     if (outcome.kind === 'unlocked') grantTokens(req, res, deps.production, outcome.tokens);
@@ -140,19 +152,23 @@ export function createPasswordRouter(deps: PasswordRoutesDeps): Router {
     if (!Array.isArray(listed) || !listed.every((t) => typeof t === 'string'))
       throw badRequest('Invalid parameter: unlockedTokens must be an array of strings');
     const bodyTokens = (listed as string[]).slice(0, 64);
-    const held = [...visitorOf(req).held, ...bodyTokens];
+    // The listed tokens and the provided one are guesses like the cookie's: one that opens
+    // nothing counts once for the request (visitor.ts), and leaves the list answered.
+    const visitor = visitorWith(req, { held: bodyTokens, urlToken: provided });
 
     const respondGranted = (granted: string[]) => {
       const fresh = granted.filter((t) => !cookieTokens(req).includes(t));
       if (fresh.length > 0) grantTokens(req, res, deps.production, fresh);
-      return res.json({ success: true, unlockedTokens: [...new Set([...bodyTokens, ...granted])] });
+      const secrets = secretsOf(deps.index.root);
+      const kept = bodyTokens.filter((t) => secrets.albumsWithToken(t).length > 0);
+      return res.json({ success: true, unlockedTokens: [...new Set([...kept, ...granted])] });
     };
 
-    const access = resolveAccess(album, { held, urlToken: provided, links: visitorOf(req).links });
+    const access = resolveAccess(album, visitor);
     if (access.granted) return respondGranted(access.viaUrlToken ? [access.viaUrlToken] : []);
     const blocked = { success: false, requiresPassword: true, blockingAlbum: { path: access.blocking.path, title: access.blocking.meta.title } };
     if (password === undefined) return res.status(401).json(blocked);
-    const outcome = checkPassword(req, res, deps, album, password, held);
+    const outcome = checkPassword(req, res, deps, album, password, visitor);
     if (outcome.kind === 'rate-limited') return res.status(429).json(rateLimitedBody());
     if (outcome.kind === 'wrong') {
       return res

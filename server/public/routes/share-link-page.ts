@@ -1,9 +1,11 @@
 import { type Request, type Response, Router } from 'express';
-import type { ShareLinkDirectory } from '../../core/access/share-link-directory.js';
+import { liveLink } from '../../core/access/secret-directory.js';
+import type { AlbumIndex } from '../../core/albums/album-index.js';
 import type { LinkVisits } from '../access/link-visits.js';
-import { attemptState, LOCKOUT_MS, type PasswordLimiter } from '../access/password-limiter.js';
+import type { PasswordLimiter, Standing } from '../access/password-limiter.js';
 import { addressLinkId, grantLink } from '../access/tokens.js';
 import type { AlbumPages } from '../pages/album-page.js';
+import { lockoutEnd } from '../pages/lockout-notice.js';
 
 /** The one answer to an unknown, expired or revoked link: the same status and page for all three. */
 export const LINK_GONE = {
@@ -13,54 +15,72 @@ export const LINK_GONE = {
 } as const;
 
 export interface ShareLinkPageDeps {
-  readonly directory: ShareLinkDirectory;
-  /** The password lockout: a link that opens nothing counts as a failed attempt. */
-  readonly limiter: Pick<PasswordLimiter, 'middleware'>;
+  readonly index: Pick<AlbumIndex, 'root'>;
+  /** The password lockout: a link that opens nothing, asked for by a navigation, is a failed guess. */
+  readonly limiter: Pick<PasswordLimiter, 'countGuess'>;
   readonly render: AlbumPages['render'];
   readonly linkVisits: LinkVisits;
   readonly production: boolean;
 }
 
 /**
+ * Whether the browser asks for the page itself, to show it in its tab: a top-level navigation
+ * (`Sec-Fetch-Mode: navigate` to a document), or a client that sends no `Sec-Fetch-*` at all
+ * (an older browser, curl). Another site's `<img>`, `fetch` or `<iframe>` pointing at /s/<id>
+ * says otherwise, and is not a visitor typing or following a link.
+ */
+export function isTopLevelNavigation(req: Request): boolean {
+  const mode = req.get('sec-fetch-mode');
+  const dest = req.get('sec-fetch-dest');
+  if (mode === undefined && dest === undefined && req.get('sec-fetch-site') === undefined && req.get('sec-fetch-user') === undefined) return true;
+  return mode?.toLowerCase() === 'navigate' && (dest === undefined || dest.toLowerCase() === 'document');
+}
+
+/**
  * GET /s/{id} (docs/api.md#share-links): the album of a share link, rendered at the link's own
  * address (no redirect: a bookmark or a home-screen launch keeps `/s/<id>`, which opens the
  * album again whatever became of the cookie). The link joins the `album-links` cookie, which
- * lets the album's media, child albums and other pages open. Guessing is limited like
- * passwords: a link that opens nothing is a failed attempt of the password lockout, and a
- * client locked out gets the lockout page without the link being looked at.
+ * lets the album's media, child albums and other pages open.
+ *
+ * A link that works always opens, even for an address locked out by wrong passwords: its id
+ * is 144 random bits, a secret no one guesses, so the lockout has nothing to protect there.
+ * A link that opens nothing, asked for by a top-level navigation, is a failed guess of the
+ * password lockout; asked for any other way (an image or a frame on another site's page) it
+ * is answered the same 404 uncounted, so no page can lock a household out by pointing at
+ * `/s/` addresses. While locked out, a navigation to one gets the lockout page.
  */
 export function createShareLinkRouter(deps: ShareLinkPageDeps): Router {
   const router = Router();
-  router.get('/s/:id', deps.limiter.middleware, async function shareLinkPage(req, res) {
-    const attempt = attemptState(res);
-    if (attempt.rateLimited) return renderLockedOut(req, res);
+  router.get('/s/:id', async function shareLinkPage(req, res) {
     const id = addressLinkId(req);
-    const found = id === undefined ? undefined : deps.directory.find(id);
-    if (!found) {
-      attempt.failed = true;
-      return renderPage(res, LINK_GONE);
-    }
     const now = Date.now();
-    grantLink(req, res, deps.production, found.link.id, (held) => deps.directory.find(held, now) !== undefined);
-    deps.linkVisits.record(req, found.link.id);
-    await deps.render(req, res, found.album);
+    const found = id === undefined ? undefined : liveLink(deps.index.root, id, now);
+    if (found) {
+      grantLink(req, res, deps.production, found.link.id, (held) => liveLink(deps.index.root, held, now) !== undefined);
+      deps.linkVisits.record(req, found.link.id);
+      return deps.render(req, res, found.album);
+    }
+    const guess = isTopLevelNavigation(req) ? await deps.limiter.countGuess(req) : undefined;
+    // Locked out before this guess: it was not looked at. (The guess that starts a lockout was, and failed.)
+    if (guess && !guess.counted) return renderLockedOut(res, guess);
+    return renderPage(res, LINK_GONE);
   });
   return router;
 }
 
-function renderPage(res: Response, page: { readonly status: number; readonly heading: string; readonly message: string }): void {
-  res.status(page.status).set('Cache-Control', 'no-store').render('share-link', { heading: page.heading, message: page.message });
+function renderPage(res: Response, page: { readonly status: number; readonly heading: string; readonly message: string }, locals = {}): void {
+  res
+    .status(page.status)
+    .set('Cache-Control', 'no-store')
+    .render('share-link', { heading: page.heading, message: page.message, ...locals });
 }
 
-/** 429 with the time left, as the limiter computed it for this attempt. */
-function renderLockedOut(req: Request, res: Response): void {
-  const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-  const ms = resetTime ? resetTime.getTime() - Date.now() : LOCKOUT_MS;
-  const minutes = Math.min(LOCKOUT_MS / 60_000, Math.max(1, Math.ceil(ms / 60_000)));
-  res.set('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
-  renderPage(res, {
-    status: 429,
-    heading: 'Too many attempts',
-    message: `Too many wrong links or passwords were tried from your network. Please retry in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  });
+/** 429 with the time left and the time it ends, as the limiter counted this attempt. */
+function renderLockedOut(res: Response, standing: Standing): void {
+  res.set('Retry-After', String(Math.max(1, Math.ceil(standing.lockedOutMs / 1000))));
+  renderPage(
+    res,
+    { status: 429, heading: 'Too many attempts', message: 'Too many wrong links or passwords were tried from your network.' },
+    { lockout: lockoutEnd(standing) },
+  );
 }

@@ -188,13 +188,23 @@ function sharingSection(album, url, reload) {
   const link = shareLink(album.sharePath);
   const linkInput = h('input', { readonly: true, value: link, 'aria-label': 'Share link' });
   const rotate = async () => {
+    // How many links per person will close, said before: they are this album's too.
+    let working = 0;
+    try {
+      const { links } = await api('GET', `/api/share-links/${encodePath(album.path)}`);
+      working = links.filter((l) => !l.revoked && !l.expired).length;
+    } catch {
+      // The question below still names them.
+    }
+    const perPerson = working === 0 ? 'and every link per person' : `and its ${working === 1 ? 'link' : `${working} links`} per person`;
     const ok = window.confirm(
-      'Rotate the token of this album?\n\nEveryone who unlocked it, and every share link given out so far, loses access at once (also to the child albums this one unlocks). People with the password can unlock it again; share links must be sent anew.',
+      `Rotate the token of this album?\n\nEveryone who unlocked it, the link for everyone ${perPerson} lose access at once (also to the child albums this one unlocks). People with the password can unlock it again; links must be sent anew (the old ones stay in the list, marked revoked).`,
     );
     if (!ok) return;
     try {
-      await api('POST', `${url}?action=rotate-token`);
-      notify('Token rotated: old unlocks and links no longer work');
+      const { revokedLinks } = await api('POST', `${url}?action=rotate-token`);
+      const closed = revokedLinks === 0 ? '' : revokedLinks === 1 ? ', nor does the link per person' : `, nor do the ${revokedLinks} links per person`;
+      notify(`Token rotated: old unlocks and the link for everyone no longer work${closed}`);
       reload();
     } catch (err) {
       notify(err.message, { error: true });
@@ -218,7 +228,7 @@ function sharingSection(album, url, reload) {
       'div',
       { class: 'row' },
       h('button', { type: 'button', class: 'danger', on: { click: rotate } }, 'Rotate token'),
-      h('span', { class: 'explain', text: 'Revokes every unlock and every share link given out so far.' }),
+      h('span', { class: 'explain', text: 'Revokes every unlock, this link and every link per person given out so far.' }),
     ),
   );
 }

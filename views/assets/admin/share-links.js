@@ -35,12 +35,14 @@ export function shareLinksSection(album, reload) {
 
   async function revoke(link) {
     const ok = window.confirm(
-      `Revoke the link of “${link.name}”?\n\nIt stops working at once, also for anyone who already opened it or saved it. The others keep working.`,
+      link.revoked
+        ? `Remove the link of “${link.name}” from the list?\n\nIt stopped working when the token was rotated.`
+        : `Revoke the link of “${link.name}”?\n\nIt stops working at once, also for anyone who already opened it or saved it. The others keep working.`,
     );
     if (!ok) return;
     try {
       show(await api('DELETE', `${url}?id=${encodeURIComponent(link.id)}`));
-      notify(`Link of ${link.name} revoked`);
+      notify(link.revoked ? `Link of ${link.name} removed` : `Link of ${link.name} revoked`);
     } catch (err) {
       notify(err.message, { error: true });
     }
@@ -152,24 +154,32 @@ function linksTable(links, revoke) {
       links.map((link) => {
         const address = shareLink(link.path);
         const input = h('input', { readonly: true, value: address, 'aria-label': `Link of ${link.name}` });
+        // A rotation of the token revoked it: listed so the owner sees what closed, with nothing to copy.
+        const closed = link.revoked !== null || link.expired;
         return h(
           'tr',
-          { dataset: { id: link.id }, class: link.expired ? 'expired' : null },
+          { dataset: { id: link.id }, class: closed ? 'expired' : null },
           h('td', { text: link.name }),
           h(
             'td',
             {},
-            h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'small', on: { click: () => copyText(address, input) } }, 'Copy')),
+            link.revoked
+              ? h('span', { class: 'hint', text: 'no longer works' })
+              : h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'small', on: { click: () => copyText(address, input) } }, 'Copy')),
           ),
           h('td', { text: dateOnly.format(new Date(link.created)) }),
           h('td', {
-            class: link.expired ? 'warn' : null,
-            text: link.expires ? `${link.expired ? 'expired ' : ''}${dateTime.format(new Date(link.expires))}` : 'never',
+            class: closed ? 'warn' : null,
+            text: link.revoked
+              ? `revoked ${dateTime.format(new Date(link.revoked))} (token rotated)`
+              : link.expires
+                ? `${link.expired ? 'expired ' : ''}${dateTime.format(new Date(link.expires))}`
+                : 'never',
           }),
           h('td', { text: link.lastUsed ? dateTime.format(new Date(link.lastUsed)) : 'not yet' }),
           h('td', { class: 'num', text: String(link.visits) }),
           h('td', { text: link.downloads ? 'allowed' : 'no' }),
-          h('td', {}, h('button', { type: 'button', class: 'small danger', on: { click: () => revoke(link) } }, 'Revoke')),
+          h('td', {}, h('button', { type: 'button', class: 'small danger', on: { click: () => revoke(link) } }, link.revoked ? 'Remove' : 'Revoke')),
         );
       }),
     ),
