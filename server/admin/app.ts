@@ -20,6 +20,7 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { shareLinkRoutes } from './routes/share-links.js';
 import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
+import { qrCodeRoutes } from './routes/qr-code.js';
 import { adoptFolderRoutes } from './routes/adopt-folders.js';
 import { albumOrderRoutes } from './routes/album-order.js';
 import { mediaActionRoutes } from './routes/media-actions.js';
@@ -115,6 +116,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(mediaActionRoutes(ctx));
   app.use(albumOrderRoutes(ctx));
   app.use(adoptFolderRoutes(ctx));
+  app.use(qrCodeRoutes());
   app.use(adminPageRoutes(ctx, viewsDir));
 
   app.use('/api', apiNotFound);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { LinkUsage, LinkUsageStore } from '../../core/access/link-usage.js';
 import type { AlbumMeta } from '../../core/albums/album-record.js';
+import type { TreeNode } from '../../core/albums/album-tree.js';
 import {
   expiryTime,
   isShareLinkName,
@@ -101,6 +102,22 @@ export function shareLinkRoutes(ctx: AdminContext, usage: LinkUsageStore): Route
     const now = Date.now();
     return { path: albumPath, links: meta.shareLinks.map((link) => viewOf(link, used.get(link.id), now)) };
   }
+
+  // Every album's links at once, for the overview of who can open what (the admin's "Who can
+  // see what" tab): from the index, which holds every album.json as last read.
+  router.get('/api/share-links', async (_req, res) => {
+    const used = await usage.read();
+    const now = Date.now();
+    const albumsWithLinks: { path: string; links: ShareLinkView[] }[] = [];
+    const walk = (node: TreeNode) => {
+      if (node.meta && node.meta.shareLinks.length > 0) {
+        albumsWithLinks.push({ path: node.path, links: node.meta.shareLinks.map((link) => viewOf(link, used.get(link.id), now)) });
+      }
+      for (const child of node.children) walk(child);
+    };
+    walk(ctx.index.root);
+    res.json({ albums: albumsWithLinks });
+  });
 
   router.get('/api/share-links/*albumPath', async (req, res) => {
     const album = await albums.read(albumPathParam(req));
