@@ -13,7 +13,20 @@ const table = (rows) =>
   h(
     'div',
     { class: 'access-scroll' },
-    h('table', { class: 'access-table' }, h('thead', {}, h('tr', {}, ['Album', 'Who can open it'].map((t) => h('th', { text: t })))), h('tbody', {}, rows)),
+    h(
+      'table',
+      { class: 'access-table' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Album', 'Who can open it'].map((t) => h('th', { text: t })),
+        ),
+      ),
+      h('tbody', {}, rows),
+    ),
   );
 
 export async function renderAccessList(albums, onOpen) {
@@ -34,7 +47,12 @@ export async function renderAccessList(albums, onOpen) {
   };
   const protectedAlbums = albums.filter((a) => a.protected);
   const publicAlbums = albums.filter((a) => !a.protected);
-  const people = new Set([...linksByAlbum.values()].flat().filter((l) => !l.revoked && !l.expired).map((l) => l.name));
+  const people = new Set(
+    [...linksByAlbum.values()]
+      .flat()
+      .filter((l) => !l.revoked && !l.expired)
+      .map((l) => l.name),
+  );
   const titleCell = (a) => h('td', {}, h('a', { href: '#albums', on: { click: () => onOpen(a.path) } }, a.title), h('div', { class: 'hint', text: a.path }));
   const rerender = () => void renderAccessList(albums, onOpen);
 
@@ -52,7 +70,11 @@ export async function renderAccessList(albums, onOpen) {
           'li',
           {},
           'Anyone with the link for everyone ',
-          h('button', { type: 'button', class: 'small', 'aria-label': `Copy the link for everyone of ${album.title}`, on: { click: () => copyText(link) } }, 'Copy'),
+          h(
+            'button',
+            { type: 'button', class: 'small', 'aria-label': `Copy the link for everyone of ${album.title}`, on: { click: () => copyText(link) } },
+            'Copy',
+          ),
         ),
       );
     }
@@ -67,7 +89,11 @@ export async function renderAccessList(albums, onOpen) {
           { class: closed ? 'expired' : null },
           h('strong', { text: link.name }),
           ` · ${untilText(link)} · last visit ${lastVisitText(link)} · ${plural(link.visits, 'visit', 'visits')}${link.downloads ? '' : ' · no downloads'} `,
-          h('button', { type: 'button', class: 'small danger', 'aria-label': `${link.revoked ? 'Remove' : 'Revoke'} the link of ${link.name}`, on: { click: revoke } }, link.revoked ? 'Remove' : 'Revoke'),
+          h(
+            'button',
+            { type: 'button', class: 'small danger', 'aria-label': `${link.revoked ? 'Remove' : 'Revoke'} the link of ${link.name}`, on: { click: revoke } },
+            link.revoked ? 'Remove' : 'Revoke',
+          ),
         ),
       );
     }
@@ -88,6 +114,10 @@ export async function renderAccessList(albums, onOpen) {
     h('h3', { text: 'Public albums' }),
     publicAlbums.length === 0
       ? h('p', { class: 'empty', text: 'None: every album has a password, its own or one above it.' })
-      : table(publicAlbums.map((a) => h('tr', {}, titleCell(a), h('td', { text: a.hidden ? 'Anyone with its address (hidden from the lists)' : 'Anyone: it is listed on the site' })))),
+      : table(
+          publicAlbums.map((a) =>
+            h('tr', {}, titleCell(a), h('td', { text: a.hidden ? 'Anyone with its address (hidden from the lists)' : 'Anyone: it is listed on the site' })),
+          ),
+        ),
   );
 }

@@ -41,12 +41,16 @@ const closeButton = (dialog, text = 'Done') => h('div', { class: 'row end' }, h(
 /** Hands over an existing link or address again (from the list of links). */
 export function showHandover({ address, who, album, expires }) {
   const dialog = modal(`Send the link${who ? ` for ${who}` : ''}`);
-  dialog.append(h('h2', { text: who ? `Send ${who} their link` : `Send the address of “${album.title}”` }), handoverPanel({ address, who, albumTitle: album.title, expires }), closeButton(dialog));
+  dialog.append(
+    h('h2', { text: who ? `Send ${who} their link` : `Send the address of “${album.title}”` }),
+    handoverPanel({ address, who, albumTitle: album.title, expires }),
+    closeButton(dialog),
+  );
 }
 
 /**
  * Opens the share dialog of `album` (GET /api/albums/{path}); `made` runs after a link was
- * made (the panel then lists it).
+ * made (and the album's places hidden, when asked), while the dialog hands it over.
  */
 export function openShareDialog(album, made) {
   if (!album.protected) {
@@ -71,7 +75,10 @@ export function openShareDialog(album, made) {
     hide
       ? h('label', { class: 'check', title: 'Originals, ZIPs and details they get carry no GPS position or place name' }, hide, 'Hide where photos were taken')
       : h('p', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }),
-    h('p', { class: 'explain', text: 'Their own link opens this album (and its child albums without a password of their own) without the password. You can revoke it alone at any time.' }),
+    h('p', {
+      class: 'explain',
+      text: 'Their own link opens this album (and its child albums without a password of their own) without the password. You can revoke it alone at any time.',
+    }),
     error,
     h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, 'Cancel'), submit),
   );

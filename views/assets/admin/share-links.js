@@ -38,21 +38,19 @@ export async function revokeLink(albumPath, link) {
   }
 }
 
-/** The list of `album`'s links, loaded now; `refresh()` of the returned object loads it again. */
+/** The list of `album`'s links, loaded now. */
 export function linksList(album) {
   const list = h('div', { class: 'share-links' }, h('p', { class: 'explain', text: 'Loading links…' }));
   const show = (links) => replaceChildren(list, linksTable(album, links, revoke));
-  const refresh = () =>
-    api('GET', `/api/share-links/${encodePath(album.path)}`).then(
-      (answer) => show(answer.links),
-      (err) => replaceChildren(list, h('p', { class: 'explain warn', text: err.message })),
-    );
   async function revoke(link) {
     const links = await revokeLink(album.path, link);
     if (links) show(links);
   }
-  void refresh();
-  return { element: list, refresh };
+  api('GET', `/api/share-links/${encodePath(album.path)}`).then(
+    (answer) => show(answer.links),
+    (err) => replaceChildren(list, h('p', { class: 'explain warn', text: err.message })),
+  );
+  return list;
 }
 
 function linksTable(album, links, revoke) {
@@ -61,7 +59,15 @@ function linksTable(album, links, revoke) {
   return h(
     'table',
     { class: 'share-links-table' },
-    h('thead', {}, h('tr', {}, columns.map((t) => h('th', { text: t, class: t === 'Visits' ? 'num' : null })))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map((t) => h('th', { text: t, class: t === 'Visits' ? 'num' : null })),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -80,8 +86,19 @@ function linksTable(album, links, revoke) {
           h(
             'td',
             { class: 'actions' },
-            closed ? null : h('button', { type: 'button', class: 'small', 'aria-label': `Send ${link.name} their link again`, on: { click: send } }, 'Send again'),
-            h('button', { type: 'button', class: 'small danger', 'aria-label': `${link.revoked ? 'Remove' : 'Revoke'} the link of ${link.name}`, on: { click: () => revoke(link) } }, link.revoked ? 'Remove' : 'Revoke'),
+            closed
+              ? null
+              : h('button', { type: 'button', class: 'small', 'aria-label': `Send ${link.name} their link again`, on: { click: send } }, 'Send again'),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'small danger',
+                'aria-label': `${link.revoked ? 'Remove' : 'Revoke'} the link of ${link.name}`,
+                on: { click: () => revoke(link) },
+              },
+              link.revoked ? 'Remove' : 'Revoke',
+            ),
           ),
         );
       }),

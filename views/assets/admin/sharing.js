@@ -12,7 +12,8 @@ import { shareLink } from './settings.js';
 export function sharingSection(album, reload) {
   const url = `/api/albums/${encodePath(album.path)}`;
   const list = album.protected ? linksList(album) : null;
-  const share = h('button', { type: 'button', class: 'primary', on: { click: () => openShareDialog(album, () => void list?.refresh()) } }, 'Share…');
+  // After a link is made the panel is drawn again: its list, and the album's location setting the link may have turned on.
+  const share = h('button', { type: 'button', class: 'primary', on: { click: () => openShareDialog(album, reload) } }, 'Share…');
   return h(
     'section',
     { 'aria-labelledby': 'sharing-title' },
@@ -25,7 +26,7 @@ export function sharingSection(album, reload) {
         : 'This album is public: anyone with its address can open it and download its photos. To keep it to some people, give it a password, then share it.',
     ),
     h('div', { class: 'row' }, share),
-    list?.element ?? null,
+    list,
     album.protected ? moreWays(album, url, reload) : null,
   );
 }
@@ -46,14 +47,36 @@ function moreWays(album, url, reload) {
     const link = shareLink(album.sharePath);
     const input = h('input', { readonly: true, value: link, 'aria-label': 'Link for everyone' });
     everyone = [
-      h('p', { class: 'explain', text: 'On: anyone who has this link opens the album without the password. It cannot be taken back from one person: only from everyone, by rotating the token below.' }),
+      h('p', {
+        class: 'explain',
+        text: 'On: anyone who has this link opens the album without the password. It cannot be taken back from one person: only from everyone, by rotating the token below.',
+      }),
       h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(link, input) } }, 'Copy link for everyone')),
-      h('div', { class: 'row' }, h('button', { type: 'button', class: 'small', on: { click: () => save({ allowAnonymous: false }, 'The link for everyone no longer opens the album') } }, 'Turn it off')),
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          { type: 'button', class: 'small', on: { click: () => save({ allowAnonymous: false }, 'The link for everyone no longer opens the album') } },
+          'Turn it off',
+        ),
+      ),
     ];
   } else {
     everyone = [
-      h('p', { class: 'explain', text: 'Off. When on, one link opens the album for anyone who has it, without the password; it cannot be taken back from one person alone.' }),
-      h('div', { class: 'row' }, h('button', { type: 'button', on: { click: () => save({ allowAnonymous: true }, 'The link for everyone now opens the album') } }, 'Turn on a link for everyone')),
+      h('p', {
+        class: 'explain',
+        text: 'Off. When on, one link opens the album for anyone who has it, without the password; it cannot be taken back from one person alone.',
+      }),
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          { type: 'button', on: { click: () => save({ allowAnonymous: true }, 'The link for everyone now opens the album') } },
+          'Turn on a link for everyone',
+        ),
+      ),
     ];
   }
   return h(
@@ -67,7 +90,10 @@ function moreWays(album, url, reload) {
       'div',
       { class: 'row' },
       h('button', { type: 'button', class: 'danger', on: { click: () => rotate(album, url, reload) } }, 'Rotate token'),
-      h('span', { class: 'explain', text: 'Everyone who unlocked it, the link for everyone and every link per person lose access at once. Those who know the password can unlock it again.' }),
+      h('span', {
+        class: 'explain',
+        text: 'Everyone who unlocked it, the link for everyone and every link per person lose access at once. Those who know the password can unlock it again.',
+      }),
     ),
     h('p', { class: 'explain' }, 'Token: ', h('code', { text: album.token ?? '(not generated yet)' })),
   );
