@@ -366,7 +366,8 @@ describe('site identity and layout in Chromium', function () {
         .locator('#album-tree')
         .getByRole('button', { name: /The party/ })
         .click();
-      expect(await page.getByRole('textbox', { name: 'Share link', exact: true }).inputValue()).to.equal(
+      await page.getByText('More ways to share').click();
+      expect(await page.getByRole('textbox', { name: 'Link for everyone', exact: true }).inputValue()).to.equal(
         'http://localhost:3000/photos/family/party?token=party-token',
       );
 
@@ -381,15 +382,20 @@ describe('site identity and layout in Chromium', function () {
       expect(siteJson()).to.deep.equal({ publicUrl: 'https://photos.example.com' });
 
       const expected = 'https://photos.example.com/photos/family/party?token=party-token';
-      await page.waitForFunction((link) => (document.querySelector('input[aria-label="Share link"]') as HTMLInputElement | null)?.value === link, expected);
-      await page.getByRole('button', { name: 'Copy link' }).click();
+      await page.waitForFunction(
+        (link) => (document.querySelector('input[aria-label="Link for everyone"]') as HTMLInputElement | null)?.value === link,
+        expected,
+      );
+      // The panel is drawn again with the new address: its "More ways to share" is folded again.
+      await page.getByText('More ways to share').click();
+      await page.getByRole('button', { name: 'Copy link for everyone' }).click();
       await page.getByText('Copied to the clipboard').waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(expected);
 
-      await page.getByRole('link', { name: 'Protected & shared' }).click();
-      expect(await page.getByRole('textbox', { name: 'Share link of The party' }).inputValue()).to.equal(expected);
-      await page.getByRole('button', { name: 'Copy', exact: true }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(expected);
+      await page.getByRole('link', { name: 'Who can see what' }).click();
+      await page.evaluate(() => navigator.clipboard.writeText(''));
+      await page.getByRole('button', { name: 'Copy the link for everyone of The party' }).click();
+      await page.waitForFunction(async (link) => (await navigator.clipboard.readText()) === link, expected);
     });
 
     it('should keep the address on the server: another browser builds the same links, without the banner', async () => {
@@ -398,8 +404,11 @@ describe('site identity and layout in Chromium', function () {
         .locator('#album-tree')
         .getByRole('button', { name: /The party/ })
         .click();
-      await page.waitForFunction(() => (document.querySelector('input[aria-label="Share link"]') as HTMLInputElement | null)?.value.startsWith('https://'));
-      expect(await page.getByRole('textbox', { name: 'Share link', exact: true }).inputValue()).to.equal(
+      await page.waitForFunction(() =>
+        (document.querySelector('input[aria-label="Link for everyone"]') as HTMLInputElement | null)?.value.startsWith('https://'),
+      );
+      await page.getByText('More ways to share').click();
+      expect(await page.getByRole('textbox', { name: 'Link for everyone', exact: true }).inputValue()).to.equal(
         'https://photos.example.com/photos/family/party?token=party-token',
       );
       expect(await page.locator('#site-address-banner').isHidden()).to.equal(true);

@@ -1,11 +1,11 @@
 // The right-hand panel: one album's settings, sharing, uploads, media and cache.
 import { api } from './api.js';
 import { albumOrderSection } from './album-order.js';
-import { copyText, encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
+import { encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
 import { mediaSection } from './photo-actions.js';
-import { publicBaseUrl, shareLink } from './settings.js';
+import { publicBaseUrl } from './settings.js';
 import { countOf } from './text.js';
-import { shareLinksSection } from './share-links.js';
+import { sharingSection } from './sharing.js';
 import { albumUploader } from './upload.js';
 
 const STYLES = ['grid', 'masonry', 'single'];
@@ -56,8 +56,7 @@ export function renderAlbumEditor(panel, album, events) {
     ),
     settingsForm(album, save),
     albumOrderSection(album.path, events.albums(), events.treeChanged),
-    sharingSection(album, url, reload),
-    shareLinksSection(album, reload),
+    sharingSection(album, reload),
     h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
     mediaSection(album, { save, reload, albums: events.albums }),
     cacheSection(album),
@@ -115,7 +114,6 @@ function settingsForm(album, save) {
       { class: 'row' },
       check('hidden', 'Hidden', 'Left out of listings, still reachable by its address'),
       check('isCollection', 'Collection', 'The album page shows its child albums as cards'),
-      check('allowAnonymous', 'Share link opens it', 'Anyone with the share link sees the album without the password'),
     ),
     location.row,
     album.protected && !album.password
@@ -137,7 +135,6 @@ function settingsForm(album, save) {
         date: String(data.get('date')),
         hidden: data.get('hidden') === 'on',
         isCollection: data.get('isCollection') === 'on',
-        allowAnonymous: data.get('allowAnonymous') === 'on',
         // Sent only once changed: an album that follows the one above keeps following it.
         ...location.patch(),
       },
@@ -181,73 +178,6 @@ function locationSwitch(album, save) {
     row: h('div', { class: 'row' }, h('label', { class: 'check', title: help }, input, 'Hide where photos were taken'), note, follow),
     patch: () => (touched ? { hideLocation: input.checked } : {}),
   };
-}
-
-function sharingSection(album, url, reload) {
-  if (!album.protected) return publicSharingSection(album);
-  const link = shareLink(album.sharePath);
-  const linkInput = h('input', { readonly: true, value: link, 'aria-label': 'Share link' });
-  const rotate = async () => {
-    // How many links per person will close, said before: they are this album's too.
-    let working = 0;
-    try {
-      const { links } = await api('GET', `/api/share-links/${encodePath(album.path)}`);
-      working = links.filter((l) => !l.revoked && !l.expired).length;
-    } catch {
-      // The question below still names them.
-    }
-    const perPerson = working === 0 ? 'and every link per person' : `and its ${working === 1 ? 'link' : `${working} links`} per person`;
-    const ok = window.confirm(
-      `Rotate the token of this album?\n\nEveryone who unlocked it, the link for everyone ${perPerson} lose access at once (also to the child albums this one unlocks). People with the password can unlock it again; links must be sent anew (the old ones stay in the list, marked revoked).`,
-    );
-    if (!ok) return;
-    try {
-      const { revokedLinks } = await api('POST', `${url}?action=rotate-token`);
-      const closed = revokedLinks === 0 ? '' : revokedLinks === 1 ? ', nor does the link per person' : `, nor do the ${revokedLinks} links per person`;
-      notify(`Token rotated: old unlocks and the link for everyone no longer work${closed}`);
-      reload();
-    } catch (err) {
-      notify(err.message, { error: true });
-    }
-  };
-  return h(
-    'section',
-    {},
-    h('h3', { text: 'Sharing' }),
-    h('p', { class: 'explain', text: 'One link for everyone, with the album’s token (links per person are below):' }),
-    h('div', { class: 'row' }, linkInput, h('button', { type: 'button', on: { click: () => copyText(linkInput.value, linkInput) } }, 'Copy link')),
-    h(
-      'p',
-      { class: 'explain' },
-      album.allowAnonymous
-        ? 'Anyone with this link sees the album (and its child albums without a password of their own) without typing the password.'
-        : 'This link opens the album only when “Share link opens it” is on; until then visitors need the password.',
-    ),
-    h('p', { class: 'explain' }, 'Token: ', h('code', { text: album.token ?? '(not generated yet)' })),
-    h(
-      'div',
-      { class: 'row' },
-      h('button', { type: 'button', class: 'danger', on: { click: rotate } }, 'Rotate token'),
-      h('span', { class: 'explain', text: 'Revokes every unlock, this link and every link per person given out so far.' }),
-    ),
-  );
-}
-
-/** A public album needs no link: its address opens it for anyone. */
-function publicSharingSection(album) {
-  const address = shareLink(`/photos/${encodePath(album.path)}`);
-  const input = h('input', { readonly: true, value: address, 'aria-label': 'Address of the album' });
-  return h(
-    'section',
-    {},
-    h('h3', { text: 'Sharing' }),
-    h(
-      'p',
-      { class: 'explain' },
-      'This album is public: anyone with its address can open it and download its photos, no password or link needed. To keep it to some people, give it a password.',
-    ),
-    h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(input.value, input) } }, 'Copy address')),
-  );
 }
 
 function cacheSection(album) {

@@ -9,7 +9,7 @@ import { renderAddressBanner, renderSiteEditor } from './site.js';
 
 const TABS = ['albums', 'access', 'home', 'assets', 'site', 'cache'];
 const onShow = {
-  access: () => renderAccessList(currentAlbums(), openAlbum),
+  access: () => void renderAccessList(currentAlbums(), openAlbum),
   home: renderHomeEditor,
   assets: renderAssetManager,
   site: renderSiteEditor,
@@ -41,7 +41,7 @@ async function start() {
     showTab(location.hash.slice(1));
   });
   onAlbumsChanged((albums) => {
-    if (location.hash === '#access') renderAccessList(albums, openAlbum);
+    if (location.hash === '#access') void renderAccessList(albums, openAlbum);
   });
   initAlbums();
   window.addEventListener('hashchange', () => showTab(location.hash.slice(1)));
