@@ -1,0 +1,56 @@
+/**
+ * What every format's walk shares (docs/api.md#location-privacy): the signal that a structure
+ * cannot be followed, and the bound on the work of one file.
+ *
+ * Files are untrusted, and a walk that stops early must not let what it did not see go out.
+ * So a walk never "gives up and patches nothing": a structure that cannot be followed throws
+ * Unreadable, and the code that started reading that structure blanks all of it (an EXIF
+ * block, a metadata chunk, the rest of a file from where the walk lost its way), up to the
+ * whole file for a structure that cannot be walked at all (location-patches.ts).
+ *
+ * The bound is the file's size, not a count real files exceed: a walk may take one step
+ * (a segment, a chunk, a box, an IFD, a sub-block) per 64 bytes of the file plus a million,
+ * several times what any real file needs (a 4 GB PNG of 8 KB IDATs has 500,000 chunks),
+ * and a file past it is walked no further: it is zeroed whole.
+ */
+
+/** Raised when a structure cannot be walked as its format says, or a bound is hit: the caller blanks what it was reading. */
+export class Unreadable extends Error {
+  override readonly name = 'Unreadable';
+}
+
+/** Steps a walk may take in a file of `size` bytes. */
+export const maxSteps = (size: number): number => 1_000_000 + Math.floor(size / 64);
+
+/** The work done on one file, counted as its walks go; past the bound the whole file is blanked. */
+export class Budget {
+  private steps = 0;
+  private readonly max: number;
+
+  constructor(fileSize: number) {
+    this.max = maxSteps(fileSize);
+  }
+
+  /** Counts `n` steps; Unreadable past the bound. */
+  step(n = 1): void {
+    this.steps += n;
+    if (this.steps > this.max) throw new WalkBoundHit(`more than ${this.max} structures`);
+  }
+}
+
+/** The file's own bound was hit: nothing of it can be trusted to have been seen, whoever catches it. */
+export class WalkBoundHit extends Unreadable {}
+
+/** Four bytes as printable ASCII, as box, chunk and marker types are; undefined for anything else. */
+export function fourCC(bytes: Buffer, at: number): string | undefined {
+  if (at + 4 > bytes.length) return undefined;
+  for (let i = at; i < at + 4; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return undefined;
+  return bytes.toString('latin1', at, at + 4);
+}
+
+/**
+ * Whether `err` means "this structure cannot be walked" (so its reader blanks it and goes on):
+ * Unreadable, or a read past the end of a buffer that a lying length led to. The file's own
+ * bound (WalkBoundHit) is not: it goes up to blank the whole file; nor are I/O errors.
+ */
+export const cannotWalk = (err: unknown): boolean => (err instanceof Unreadable && !(err instanceof WalkBoundHit)) || err instanceof RangeError;
