@@ -17,7 +17,7 @@ import { box, boxesIn, fullBox, i32, u16, u32, typeOf, withMoovRebuilt } from '.
 const run = promisify(execFile);
 
 /** A 1 s H.264 clip (10 frames of ffmpeg's test pattern), the index last unless `faststart`. */
-async function clip(file: string, container: 'mov' | 'mp4' | 'webm', extra: readonly string[] = []): Promise<void> {
+export async function clip(file: string, container: 'mov' | 'mp4' | 'webm', extra: readonly string[] = []): Promise<void> {
   const codec = container === 'webm' ? ['-c:v', 'libvpx', '-b:v', '200k'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   await run(ffmpegInstaller.path, [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10'],

@@ -48,13 +48,16 @@ export interface Box {
   readonly end: number;
 }
 
-/** The boxes between `start` and `end` of `buf` (32-bit sizes only, as ffmpeg writes small files). */
+/** The boxes between `start` and `end` of `buf`. */
 export function boxesIn(buf: Buffer, start = 0, end = buf.length): Box[] {
   const out: Box[] = [];
   for (let at = start; at + 8 <= end; ) {
-    const size = buf.readUInt32BE(at);
-    if (size < 8) throw new Error(`box of size ${size} at ${at}`);
-    out.push({ type: buf.toString('latin1', at + 4, at + 8), at, bodyAt: at + 8, end: at + size });
+    let size = buf.readUInt32BE(at);
+    let header = 8;
+    if (size === 1) [size, header] = [Number(buf.readBigUInt64BE(at + 8)), 16];
+    else if (size === 0) size = end - at;
+    if (size < header) throw new Error(`box of size ${size} at ${at}`);
+    out.push({ type: buf.toString('latin1', at + 4, at + 8), at, bodyAt: at + header, end: at + size });
     at += size;
   }
   return out;

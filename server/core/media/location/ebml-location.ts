@@ -145,8 +145,8 @@ function vint(bytes: Buffer, at: number, isId: boolean): { value: number | undef
     value = value * 256 + bytes[at + i]!;
     allOnes &&= bytes[at + i] === 0xff;
   }
-  if (!Number.isSafeInteger(value)) return undefined;
-  return { value: !isId && allOnes ? undefined : value, length };
+  if (!isId && allOnes) return { value: undefined, length };
+  return Number.isSafeInteger(value) ? { value, length } : undefined;
 }
 
 /** The element over `[at, end)` turned into a Void of the same length, its body zeroed. */

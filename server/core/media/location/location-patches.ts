@@ -41,14 +41,19 @@ function formatOf(head: Buffer): FormatWalk | undefined {
   return undefined;
 }
 
-export async function locationPatches(file: ByteSource): Promise<readonly BytePatch[]> {
+export interface WalkLimits {
+  /** Steps the walk may take (walk.ts); maxSteps(file size) unless told. */
+  readonly maxSteps?: number;
+}
+
+export async function locationPatches(file: ByteSource, limits: WalkLimits = {}): Promise<readonly BytePatch[]> {
   if (file.size === 0) return [];
   const whole = [zeroPatch(0, file.size)];
   const walk = formatOf(await file.read(0, 16));
   if (!walk) return whole;
   let found: BytePatch[];
   try {
-    found = await walk(file, new Budget(file.size));
+    found = await walk(file, new Budget(file.size, limits.maxSteps));
   } catch (err) {
     // Unreadable (the walk bound included), or a read past a buffer's end that a lying length led to.
     if (err instanceof Unreadable || err instanceof RangeError) return whole;

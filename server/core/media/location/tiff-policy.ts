@@ -21,7 +21,7 @@
  * without their byte counts. A pointer past the block's end leads to nothing a reader finds.
  */
 import { type ByteSource, sliceSource } from '../byte-source.js';
-import { type BytePatch, shiftPatches, zeroPatch } from './byte-patches.js';
+import { type BytePatch, fillPatch, shiftPatches, zeroPatch } from './byte-patches.js';
 import { isJpegStart, walkJpegImage, zeroApps } from './jpeg-segments.js';
 import { IFD_POINTERS, type IfdKind, JPEG_INTERCHANGE, keepsValue, OLD_JPEG_TABLES, PIXEL_DATA, TYPE_BYTES, XMP_TAG } from './tiff-tags.js';
 import { type Budget, cannotWalk, Unreadable } from './walk.js';
@@ -123,8 +123,12 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
         if (entry.bytes > 4) kept.push({ at: u32(body, e + 8), end: u32(body, e + 8) + entry.bytes });
       } else if (!isPixelTag(entry.tag)) {
         // Dropped: an inline value is zeroed here; one that points elsewhere is zeroed there, being kept by nothing.
-        // A value of an unknown type cannot be located: its field is zeroed, pointer and all.
+        // A value of an unknown type cannot be located: its field is zeroed, pointer and all. Text becomes
+        // spaces ended by a NUL: libtiff warns of a NUL inside an ASCII value, and sharp fails on warnings.
         if (entry.bytes === undefined || entry.bytes <= 4) patches.push(zeroPatch(entry.fieldAt, 4));
+        if (entry.type === ASCII && entry.bytes !== undefined && entry.bytes > 1) {
+          patches.push(...blankText(entry.bytes <= 4 ? entry.fieldAt : u32(body, e + 8), entry.bytes));
+        }
       }
     }
     if (kind === 'picture' || kind === 'exif') patches.push(...(await pictureData(entries)));
@@ -180,6 +184,11 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
   // The zeros of what is not kept come first: the patches of kept spans (a blanked XMP, the GPS IFD) still apply.
   return [...complement(kept, tiff.size), ...patches];
 }
+
+const ASCII = 2;
+
+/** An ASCII value of `bytes` bytes at `at`, blanked: spaces, then the NUL that ends it. */
+const blankText = (at: number, bytes: number): BytePatch[] => [fillPatch(at, bytes - 1, 0x20), zeroPatch(at + bytes - 1, 1)];
 
 const isPixelTag = (tag: number) => PIXEL_DATA.some(([o, c]) => tag === o || tag === c) || tag === JPEG_INTERCHANGE.offset || tag === JPEG_INTERCHANGE.length;
 
