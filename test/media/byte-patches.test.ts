@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bufferSource, fileSource, sliceSource, WINDOW_BYTES } from '../../server/core/media/byte-source.js';
 import { applyPatches, bytesPatch, fillPatch, normalizePatches, zeroPatch } from '../../server/core/media/location/byte-patches.js';
-import { MAX_PATCHES } from '../../server/core/media/location/location-patches.js';
+import { locationPatches, MAX_PATCHES } from '../../server/core/media/location/location-patches.js';
 import { gradient } from '../support/corpus-images.js';
 import { pngChunk, served, withPngChunks, zeroedWhole } from '../support/format-walks.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -104,5 +104,26 @@ describe('locationPatches when it cannot be sure (fail closed)', () => {
     expect(patches).to.have.length(1);
     expect(zeroedWhole(out)).to.equal(true);
     expect(bufferSource(out).size).to.equal(original.length);
+  });
+
+  it('should stop walking, and building patches, as soon as a file needs more than that', async () => {
+    const png = await gradient('png');
+    const chunk = pngChunk('tEXt', Buffer.alloc(0));
+    const original = withPngChunks(
+      png,
+      Array.from({ length: 300_000 }, () => chunk),
+    );
+    const source = bufferSource(original);
+    let furthest = 0;
+    const watched = {
+      size: source.size,
+      read: (at: number, length: number) => {
+        furthest = Math.max(furthest, at + length);
+        return source.read(at, length);
+      },
+    };
+    expect(await locationPatches(watched)).to.deep.equal([zeroPatch(0, original.length)]);
+    // Three patches per chunk of 12 bytes: the bound is hit a little past MAX_PATCHES / 3 chunks.
+    expect(furthest).to.be.below((MAX_PATCHES / 3) * 12 * 1.1);
   });
 });

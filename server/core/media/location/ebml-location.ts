@@ -50,6 +50,7 @@ export async function ebmlPatches(file: ByteSource, budget: Budget): Promise<Byt
   const patches: BytePatch[] = [];
   const element = async (at: number, limit: number): Promise<Element> => {
     budget.step();
+    budget.hold(patches);
     const head = await file.read(at, 12);
     const id = vint(head, 0, true);
     const size = id && vint(head, id.length, false);
@@ -67,6 +68,7 @@ export async function ebmlPatches(file: ByteSource, budget: Budget): Promise<Byt
       const child = await element(at, end);
       if (child.end === undefined) throw new Lost();
       children.push(child);
+      budget.hold(children);
       if (child.id === VOID) patches.push(zeroPatch(child.bodyAt, child.end - child.bodyAt));
       else if (walk && (await walk(child))) voided = true;
       else if (!keep(child.id) && child.id !== CRC32) {

@@ -57,6 +57,7 @@ export async function gifPatches(file: ByteSource, budget: Budget): Promise<Byte
     at += 7 + colourTableBytes(screen[4]!);
     for (;;) {
       budget.step();
+      budget.hold(patches);
       const introducer = await byte(at);
       if (introducer === TRAILER) {
         if (at + 1 < file.size) patches.push(zeroPatch(at + 1, file.size - at - 1));

@@ -70,6 +70,7 @@ export async function heifPatches(source: ByteSource, meta: IsoBox, budget: Budg
   const locations = iloc ? itemLocations(body, iloc, idat && meta.bodyAt + idat.bodyAt, budget) : new Map<number, Extent[]>();
   const inFile = shiftPatches(patches, meta.bodyAt);
   for (const [id, extents] of locations) {
+    budget.hold(inFile);
     const item = items.get(id) ?? { type: '' };
     if (PICTURES.has(item.type) && item.type !== 'jpeg') continue;
     // Length 0: "to the end of the data", which a picture may use and metadata never does.
@@ -171,6 +172,7 @@ function itemTypes(body: Buffer, iinf: IsoBox, budget: Budget): Map<number, Item
       found.set(id, { type: 'mime', contentType: name && text(name.next)?.value });
       continue;
     }
+    budget.hold(found);
     const type = body.toString('latin1', at, at + 4);
     const name = type === 'mime' ? text(at + 4) : undefined;
     found.set(id, { type, contentType: name && text(name.next)?.value });
@@ -216,6 +218,7 @@ function itemLocations(body: Buffer, iloc: IsoBox, idatAt: number | undefined, b
     }
     if (method === 2) continue;
     if (method === 1 && idatAt === undefined) throw new Unreadable('an item in an idat that is not there');
+    budget.hold(found);
     found.set(
       id,
       extents.map((e) => (method === 1 ? { at: (idatAt ?? 0) + e.at, length: e.length } : e)),

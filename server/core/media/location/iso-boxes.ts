@@ -57,6 +57,7 @@ export async function childrenOf(source: ByteSource, start: number, end: number,
     const box = await boxAt(source, at, end);
     if (!box || box.cut) throw new Unreadable(`no box at ${at}`);
     found.push(box);
+    budget.hold(found);
     at = box.end;
   }
   return found;
@@ -70,6 +71,7 @@ export function childrenIn(buf: Buffer, start: number, end: number, budget: Budg
     const box = boxIn(buf, at, at, end);
     if (!box || box.cut) throw new Unreadable(`no box at ${at}`);
     found.push(box);
+    budget.hold(found);
     at = box.end;
   }
   return found;

@@ -43,6 +43,7 @@ export async function isoPatches(source: ByteSource, budget: Budget): Promise<By
       break;
     }
     boxes.push(box);
+    budget.hold(boxes);
     at = box.end;
   }
   let metadataTracks = 0;

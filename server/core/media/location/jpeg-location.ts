@@ -60,6 +60,7 @@ export async function jpegPatches(file: ByteSource, budget: Budget): Promise<Byt
   const imagesAfter = new Set<number>();
   for (let at = photo.end; at < file.size; ) {
     budget.step();
+    budget.hold(patches);
     const head = await file.read(at, 16);
     if (isJpegStart(head)) {
       const image = await walkJpegImage(file, at, budget, app);

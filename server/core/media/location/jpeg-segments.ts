@@ -64,6 +64,7 @@ export async function walkJpegImage(file: ByteSource, start: number, budget: Bud
   let pos = start + 2;
   for (;;) {
     budget.step();
+    budget.hold(patches);
     const head = await file.read(pos, 4);
     if (head.length < 2) return { patches, end: file.size };
     if (head[0] !== 0xff) return lost(pos);

@@ -18,14 +18,13 @@ import { isJpegStart } from './jpeg-segments.js';
 import { jpegPatches } from './jpeg-location.js';
 import { isPng, pngPatches } from './png-location.js';
 import { isTiffHeader, tiffPatches } from './tiff-policy.js';
-import { Budget, Unreadable } from './walk.js';
+import { Budget, MAX_PATCHES, Unreadable } from './walk.js';
+
+export { MAX_PATCHES };
 import { isWebp, webpPatches } from './webp-location.js';
 
 /** Bump when what is patched changes: served ETags carry it, so caches do not keep bytes patched the old way. */
 export const LOCATION_PATCH_VERSION = 2;
-
-/** Patches remembered for one file at most (server/media/location-patcher.ts keeps thousands of files' patches). */
-export const MAX_PATCHES = 100_000;
 
 type FormatWalk = (file: ByteSource, budget: Budget) => Promise<BytePatch[]>;
 

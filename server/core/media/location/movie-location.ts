@@ -68,6 +68,7 @@ export async function moovPatches(source: ByteSource, moov: IsoBox, budget: Budg
     const kept = KEPT[container.type]!;
     for (const box of await childrenOf(source, container.bodyAt, container.end, budget)) {
       met.push(box);
+      budget.hold(patches);
       if (box.type === 'cmov') throw new Unreadable('a compressed movie index');
       if (kept.has(box.type)) continue;
       if (WALKED.has(box.type)) {

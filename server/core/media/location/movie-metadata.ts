@@ -105,6 +105,7 @@ function metaBodyPatches(buf: Buffer, meta: IsoBox, budget: Budget): BytePatch[]
       continue;
     }
     for (const item of childrenIn(buf, child.bodyAt, child.end, budget)) {
+      budget.hold(patches);
       const kept = handler === 'mdta' ? KEPT_KEYS.has(keys[buf.readUInt32BE(item.at + 4) - 1] ?? '') : KEPT_ITEMS.has(item.type);
       if (!kept) patches.push(...asFree(item));
     }
@@ -121,6 +122,7 @@ function keyNames(buf: Buffer, keys: IsoBox | undefined, budget: Budget): string
     const size = buf.readUInt32BE(at);
     if (size < 8 || at + size > keys.end) break;
     names.push(buf.toString('latin1', at + 8, at + size));
+    budget.hold(names);
     at += size;
   }
   return names;

@@ -40,7 +40,11 @@ export async function sampleSpans(source: ByteSource, tables: readonly IsoBox[],
       let bytes = sizes.fixed * samplesPerChunk;
       if (sizes.fixed === 0) for (let i = 0; i < samplesPerChunk; i++) bytes += sizes.of(sample + i);
       const at = offsets[chunk - 1]!;
-      spans.push({ at, end: at + bytes });
+      // Chunks one after the other (a track's samples written together) make one span.
+      const last = spans.at(-1);
+      if (last && last.end === at) spans[spans.length - 1] = { at: last.at, end: at + bytes };
+      else spans.push({ at, end: at + bytes });
+      budget.hold(spans);
       sample += samplesPerChunk;
     }
   }

@@ -55,6 +55,7 @@ export async function pngPatches(file: ByteSource, budget: Budget): Promise<Byte
   const patches: BytePatch[] = [];
   for (let at = SIGNATURE.length; at < file.size; ) {
     budget.step();
+    budget.hold(patches);
     const header = await file.read(at, 8);
     const type = fourCC(header, 4);
     const length = header.length === 8 ? header.readUInt32BE(0) : 0;

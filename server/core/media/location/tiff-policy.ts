@@ -65,6 +65,13 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
   const ifds: Span[] = [];
   const patches: BytePatch[] = [];
   const gpsValues: Span[] = [];
+  /** A span kept; strips and tiles written one after the other make one. */
+  const keep = (at: number, end: number) => {
+    const last = kept.at(-1);
+    if (last && last.end === at) kept[kept.length - 1] = { at: last.at, end: Math.max(end, last.end) };
+    else kept.push({ at, end });
+    budget.hold(kept);
+  };
   const visited = new Set<number>();
   const queue: { at: number; kind: IfdKind; chain: boolean }[] = [{ at: u32(header, 4), kind: 'picture', chain: true }];
 
@@ -83,6 +90,7 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
 
   for (let next = 0; next < queue.length; next++) {
     budget.step();
+    for (const list of [queue, patches, kept, gpsValues]) budget.hold(list);
     const { at, kind, chain } = queue[next]!;
     // 0 is "none"; past the block there is nothing any reader finds.
     if (at === 0 || at + 2 > tiff.size) continue;
@@ -148,11 +156,11 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
       if (!counts) throw new Unreadable(`tag ${offsetsTag} without its byte counts`);
       const [at, lengths] = [await numbers(offsets), await numbers(counts)];
       if (at.length !== lengths.length) throw new Unreadable(`tags ${offsetsTag} and ${countsTag} disagree`);
-      for (const [i, a] of at.entries()) kept.push({ at: a, end: a + lengths[i]! });
+      for (const [i, a] of at.entries()) keep(a, a + lengths[i]!);
     }
     for (const [tag, tableBytes] of OLD_JPEG_TABLES) {
       const tables = entries.get(tag);
-      if (tables) for (const a of await numbers(tables)) kept.push({ at: a, end: a + tableBytes });
+      if (tables) for (const a of await numbers(tables)) keep(a, a + tableBytes);
     }
     const thumbnail = entries.get(JPEG_INTERCHANGE.offset);
     if (thumbnail) {

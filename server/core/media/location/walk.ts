@@ -19,6 +19,13 @@ export class Unreadable extends Error {
   override readonly name = 'Unreadable';
 }
 
+/**
+ * Patches one file may need, at most: a real file needs tens (a GoPro's hour of GPS, a few
+ * thousand). Walks check the lists they build as they grow, so a hostile file of millions of
+ * tiny chunks costs no memory before its whole file is zeroed instead.
+ */
+export const MAX_PATCHES = 100_000;
+
 /** Steps a walk may take in a file of `size` bytes. */
 export const maxSteps = (size: number): number => 1_000_000 + Math.floor(size / 64);
 
@@ -36,6 +43,11 @@ export class Budget {
   step(n = 1): void {
     this.steps += n;
     if (this.steps > this.max) throw new WalkBoundHit(`more than ${this.max} structures`);
+  }
+
+  /** Checks a list a walk is building (patches, spans): past MAX_PATCHES, the whole file is blanked instead. */
+  hold(list: { readonly length: number } | { readonly size: number }): void {
+    if (('length' in list ? list.length : list.size) > MAX_PATCHES) throw new WalkBoundHit(`more than ${MAX_PATCHES} patches`);
   }
 }
 

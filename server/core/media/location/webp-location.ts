@@ -37,6 +37,7 @@ async function chunkPatches(file: ByteSource, start: number, end: number, kept: 
   const patches: BytePatch[] = [];
   for (let at = start; at < end; ) {
     budget.step();
+    budget.hold(patches);
     const header = await file.read(at, 8);
     if (header.length < 8) {
       patches.push(zeroPatch(at, end - at));
