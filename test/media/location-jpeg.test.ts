@@ -80,6 +80,24 @@ describe('location patches of JPEGs (the segment keep-list, the TIFF policy, wha
     expect(has(out, 'Lisbon')).to.equal(false);
   });
 
+  it('should zero a dropped value even where a kept one claims its bytes, and the whole block when a kept one runs past its end', async () => {
+    const t = new TiffLayout(300);
+    // Make claims 40 bytes, over the caption that follows it.
+    t.ifd(8, [
+      [0x010e, 2, 14, 120],
+      [0x010f, 2, 40, 100],
+    ])
+      .ascii(100, 'Nikon')
+      .ascii(120, 'Lisbon harbour');
+    const { out } = await served(await jpegWithExifBlock(t.bytes));
+    expect(has(out, 'Nikon')).to.equal(true);
+    expect(has(out, 'Lisbon')).to.equal(false);
+    t.ifd(8, [[0x010f, 2, 5000, 100]]);
+    const tiffAt = (await jpegWithExifBlock(t.bytes)).indexOf('Exif\0\0', 0, 'latin1') + 6;
+    const past = (await served(await jpegWithExifBlock(t.bytes))).out;
+    expect(past.subarray(tiffAt, tiffAt + 300).every((b) => b === 0)).to.equal(true);
+  });
+
   it('should keep the EXIF thumbnail (IFD1), decodable, without metadata of its own', async () => {
     const thumbnail = await cameraJpeg(LISBON_EXIF, { quality: 50 });
     const t = new TiffLayout(400 + thumbnail.length);

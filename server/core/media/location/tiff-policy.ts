@@ -64,7 +64,8 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
   const kept: Span[] = [{ at: 0, end: 8 }];
   const ifds: Span[] = [];
   const patches: BytePatch[] = [];
-  const gpsValues: Span[] = [];
+  /** Values of entries not kept (and of the GPS IFD): zeroed even where a kept span covers them. */
+  const dropped: Span[] = [];
   /** A span kept; strips and tiles written one after the other make one. */
   const keep = (at: number, end: number) => {
     const last = kept.at(-1);
@@ -90,7 +91,7 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
 
   for (let next = 0; next < queue.length; next++) {
     budget.step();
-    for (const list of [queue, patches, kept, gpsValues]) budget.hold(list);
+    for (const list of [queue, patches, kept, dropped]) budget.hold(list);
     const { at, kind, chain } = queue[next]!;
     // 0 is "none"; past the block there is nothing any reader finds.
     if (at === 0 || at + 2 > tiff.size) continue;
@@ -108,7 +109,7 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
       patches.push(zeroPatch(span.at, span.end - span.at));
       for (let e = 0; e < count * ENTRY_BYTES; e += ENTRY_BYTES) {
         const bytes = (TYPE_BYTES[u16(body, e + 2)] ?? 0) * u32(body, e + 4);
-        if (bytes > 4) gpsValues.push({ at: u32(body, e + 8), end: u32(body, e + 8) + bytes });
+        if (bytes > 4) dropped.push({ at: u32(body, e + 8), end: u32(body, e + 8) + bytes });
       }
       continue;
     }
@@ -126,14 +127,19 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
         for (const sub of await numbers(entry)) queue.push({ at: sub, kind: pointerKind, chain: false });
       } else if (entry.tag === XMP_TAG && entry.bytes !== undefined && entry.bytes > 4) {
         const valueAt = u32(body, e + 8);
+        dropped.push({ at: valueAt, end: valueAt + entry.bytes });
         patches.push(...blankXmp(valueAt, Math.max(0, Math.min(entry.bytes, tiff.size - valueAt))));
       } else if (keepsValue(kind, entry.tag) && entry.bytes !== undefined) {
-        if (entry.bytes > 4) kept.push({ at: u32(body, e + 8), end: u32(body, e + 8) + entry.bytes });
+        const valueAt = u32(body, e + 8);
+        // A kept value past the block's end would keep what follows it: not a value any camera writes.
+        if (entry.bytes > 4 && valueAt + entry.bytes > tiff.size) throw new Unreadable(`tag ${entry.tag} runs past the block`);
+        if (entry.bytes > 4) kept.push({ at: valueAt, end: valueAt + entry.bytes });
       } else if (!isPixelTag(entry.tag)) {
-        // Dropped: an inline value is zeroed here; one that points elsewhere is zeroed there, being kept by nothing.
-        // A value of an unknown type cannot be located: its field is zeroed, pointer and all. Text becomes
-        // spaces ended by a NUL: libtiff warns of a NUL inside an ASCII value, and sharp fails on warnings.
+        // Dropped: its value zeroed, inline or where it points. A value of an unknown type cannot be located: its
+        // field is zeroed, pointer and all. Text becomes spaces ended by a NUL: libtiff warns of a NUL inside an
+        // ASCII value, and sharp fails on warnings.
         if (entry.bytes === undefined || entry.bytes <= 4) patches.push(zeroPatch(entry.fieldAt, 4));
+        else dropped.push({ at: u32(body, e + 8), end: u32(body, e + 8) + entry.bytes });
         if (entry.type === ASCII && entry.bytes !== undefined && entry.bytes > 1) {
           patches.push(...blankText(entry.bytes <= 4 ? entry.fieldAt : u32(body, e + 8), entry.bytes));
         }
@@ -183,14 +189,16 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
     return own;
   }
 
-  for (const value of gpsValues) {
+  const zeros: BytePatch[] = [];
+  for (const value of dropped) {
     if (value.at >= tiff.size) continue;
-    // Zeroing a GPS value that lies in an IFD would break the structure every reader walks.
-    if (ifds.some((s) => s.at < value.end && value.at < s.end)) throw new Unreadable('a GPS value inside an IFD');
-    patches.push(zeroPatch(value.at, Math.min(value.end, tiff.size) - value.at));
+    // Zeroing a value that lies in an IFD would break the structure every reader walks.
+    if (ifds.some((s) => s.at < value.end && value.at < s.end)) throw new Unreadable('a value inside an IFD');
+    zeros.push(zeroPatch(value.at, Math.min(value.end, tiff.size) - value.at));
   }
-  // The zeros of what is not kept come first: the patches of kept spans (a blanked XMP, the GPS IFD) still apply.
-  return [...complement(kept, tiff.size), ...patches];
+  // Later patches win: the zeros of what nothing keeps, then of dropped values (even where a kept value shares
+  // their bytes: only a crafted file has that), then what dropped values become (spaces, an empty XMP packet).
+  return [...complement(kept, tiff.size), ...zeros, ...patches];
 }
 
 const ASCII = 2;
