@@ -99,6 +99,24 @@ describe('location patches of movies (the moov tree, metadata tracks, WebM eleme
     expect(m.out.equals(m.original)).to.equal(true);
   });
 
+  it('should walk the fragments of a fragmented movie, keep every frame, and blank what they carry besides', async () => {
+    const m = await movieAndServed('fragmented.mp4', async (file) => {
+      await movies.clip(file, 'mp4', ['-movflags', 'frag_keyframe+empty_moov', '-metadata', 'location=+38.7104-009.1399/']);
+      const movie = fs.readFileSync(file);
+      const moof = boxesIn(movie).find((b) => b.type === 'moof')!;
+      const note = box('uuid', Buffer.alloc(16), Buffer.from('Lisbon', 'latin1'));
+      // The fragment grows, and its media data moves by as much: the run's data offset (from the fragment's start) follows.
+      const body = Buffer.from(movie.subarray(moof.bodyAt, moof.end));
+      const trun = body.indexOf('trun', 0, 'latin1') - 4;
+      expect(body.readUInt32BE(trun + 8) & 1, 'the run has a data offset').to.equal(1);
+      body.writeInt32BE(body.readInt32BE(trun + 16) + note.length, trun + 16);
+      fs.writeFileSync(file, Buffer.concat([movie.subarray(0, moof.at), box('moof', body, note), movie.subarray(moof.end)]));
+    });
+    expect(boxesIn(m.original).filter((b) => b.type === 'moof').length).to.be.above(0);
+    expect(has(m.out, 'Lisbon') || has(m.out, '+38.7104')).to.equal(false);
+    expect(await decodedDigest(m.servedFile, 'ffmpeg')).to.equal(await decodedDigest(m.file, 'ffmpeg'));
+  });
+
   describe('movies that cannot be walked', () => {
     it('should zero the whole file of a compressed index (cmov)', async () => {
       const m = await movieAndServed('cmov.mov', async (file) => {

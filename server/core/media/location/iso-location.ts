@@ -1,8 +1,8 @@
 /**
  * An ISO base media file (MP4, MOV, M4V, HEIF, AVIF; also a movie after a phone's JPEG)
  * served without a place (docs/api.md#location-privacy): its top-level boxes by keep-list.
- * `ftyp`, the media data and the indexes of fragmented files are kept; `moov` goes through
- * movie-location.ts, a HEIF's `meta` through heif-location.ts (another `meta`, as a movie's);
+ * `ftyp`, the media data and the indexes of fragmented files are kept; `moov` and the
+ * fragments' `moof` go through movie-location.ts, a HEIF's `meta` through heif-location.ts (another `meta`, as a movie's);
  * `free` and `skip` have their bodies zeroed; anything else (ExifTool's XMP `uuid` box, an
  * unknown box) becomes a `free` box with a zeroed body.
  *
@@ -48,8 +48,8 @@ export async function isoPatches(source: ByteSource, budget: Budget): Promise<By
   }
   let metadataTracks = 0;
   for (const box of boxes) {
-    if (KEPT.has(box.type) || box.type === 'moof') continue;
-    if (box.type === 'moov') {
+    if (KEPT.has(box.type)) continue;
+    if (box.type === 'moov' || box.type === 'moof') {
       const movie = await moovPatches(source, box, budget);
       patches.push(...movie.patches);
       metadataTracks += movie.metadataTracks;

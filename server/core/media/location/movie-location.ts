@@ -49,8 +49,11 @@ const KEPT: Readonly<Record<string, ReadonlySet<string>>> = {
     'saiz',
     'saio',
   ]),
+  // A fragment of a fragmented movie: its header and its tracks' runs.
+  moof: new Set(['mfhd', 'pssh']),
+  traf: new Set(['tfhd', 'tfdt', 'trun', 'sbgp', 'sgpd', 'subs', 'saiz', 'saio', 'senc', 'sdtp']),
 };
-const WALKED = new Set(['trak', 'mdia', 'minf', 'stbl']);
+const WALKED = new Set(['trak', 'mdia', 'minf', 'stbl', 'traf']);
 
 export interface MoviePatches {
   readonly patches: BytePatch[];
@@ -58,7 +61,7 @@ export interface MoviePatches {
   readonly metadataTracks: number;
 }
 
-/** The patches of the movie index `moov`. */
+/** The patches of the movie index `moov`, or of a fragment's `moof`. */
 export async function moovPatches(source: ByteSource, moov: IsoBox, budget: Budget): Promise<MoviePatches> {
   const patches: BytePatch[] = [];
   let metadataTracks = 0;
