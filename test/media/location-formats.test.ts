@@ -237,6 +237,19 @@ describe('location patches of PNG, WebP, TIFF, GIF and HEIF files (keep-lists of
       expect(boxesIn(out).map((b) => [b.type, b.at])).to.deep.equal(boxesIn(original).map((b) => [b.type, b.at]));
     });
 
+    it('should zero the bytes of its media data no item points to', async () => {
+      const avif = await gradient('avif', LISBON_EXIF);
+      const mdat = boxesIn(avif).at(-1)!;
+      expect(mdat.type).to.equal('mdat');
+      // A leftover at the end of mdat (its size grown to hold it): no item's extent reaches it.
+      const original = Buffer.concat([avif, Buffer.from('GPS 38.7104 N Lisbon', 'latin1')]);
+      original.writeUInt32BE(original.length - mdat.at, mdat.at);
+      const { out } = await served(original);
+      expect(has(out, 'Lisbon')).to.equal(false);
+      expect(out.subarray(avif.length).every((b) => b === 0)).to.equal(true);
+      expect(await sameDecoded(out, original)).to.equal(true);
+    });
+
     it('should zero the whole file when its item locations cannot be followed', async () => {
       const original = iphone();
       const iloc = original.indexOf('iloc', 0, 'latin1');

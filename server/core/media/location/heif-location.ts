@@ -8,6 +8,7 @@
  * - `Exif`: the TIFF policy (tiff-policy.ts) over its bytes, or zeroed when it cannot be walked;
  * - `mime` XMP (`application/rdf+xml`): blanked as an empty packet;
  * - every other item (other `mime` types, `uri `, unknown types): its bytes zeroed.
+ * Bytes of `mdat` no item points to (leftovers of an edit) are zeroed (iso-location.ts).
  * Item properties are kept (codec configuration, size, colour, rotation), but a user
  * description (`udes`) or a `uuid` property, which become `free`; other boxes of `meta` not
  * needed to show the picture become `free`.
@@ -33,7 +34,7 @@ const META_KEPT = new Set(['hdlr', 'pitm', 'dinf', 'iref', 'grpl', 'idat', 'iinf
 const PROPERTIES_DROPPED = new Set(['udes', 'uuid', 'xml ', 'bxml']);
 const XMP_TYPE = 'application/rdf+xml';
 
-interface Extent {
+export interface Extent {
   /** Offset in the file. */
   readonly at: number;
   readonly length: number;
@@ -51,8 +52,15 @@ export async function isPictureMeta(source: ByteSource, meta: IsoBox): Promise<b
   return head.toString('latin1', 8, 12) === 'hdlr' && handlerType(head, 12) === 'pict';
 }
 
-/** The patches of a HEIF image's `meta` box and of its items' bytes (offsets in the file). */
-export async function heifPatches(source: ByteSource, meta: IsoBox, budget: Budget): Promise<BytePatch[]> {
+export interface HeifPatches {
+  /** Offsets in the file. */
+  readonly patches: BytePatch[];
+  /** Where every item's bytes lie in the file; undefined when one runs to the end of its data (length 0). */
+  readonly items: readonly Extent[] | undefined;
+}
+
+/** The patches of a HEIF image's `meta` box and of its items' bytes. */
+export async function heifPatches(source: ByteSource, meta: IsoBox, budget: Budget): Promise<HeifPatches> {
   if (meta.end - meta.bodyAt > MAX_META_BYTES) throw new Unreadable('a meta box too large');
   const body = await source.read(meta.bodyAt, meta.end - meta.bodyAt);
   // A full box: version and flags first.
@@ -69,7 +77,10 @@ export async function heifPatches(source: ByteSource, meta: IsoBox, budget: Budg
   const items = iinf ? itemTypes(body, iinf, budget) : new Map<number, Item>();
   const locations = iloc ? itemLocations(body, iloc, idat && meta.bodyAt + idat.bodyAt, budget) : new Map<number, Extent[]>();
   const inFile = shiftPatches(patches, meta.bodyAt);
+  let all: Extent[] | undefined = [];
   for (const [id, extents] of locations) {
+    if (extents.some((e) => e.length === 0)) all = undefined;
+    else all?.push(...extents);
     budget.hold(inFile);
     const item = items.get(id) ?? { type: '' };
     if (PICTURES.has(item.type) && item.type !== 'jpeg') continue;
@@ -77,7 +88,7 @@ export async function heifPatches(source: ByteSource, meta: IsoBox, budget: Budg
     if (extents.some((e) => e.length === 0)) throw new Unreadable('an open-ended extent');
     inFile.push(...(await itemPatches(source, item, extents, budget)));
   }
-  return inFile;
+  return { patches: inFile, items: all };
 }
 
 /** What to overwrite in one item's bytes, as offsets in the file. */

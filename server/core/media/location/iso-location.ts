@@ -13,7 +13,7 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import { type BytePatch, zeroPatch } from './byte-patches.js';
-import { heifPatches, isPictureMeta } from './heif-location.js';
+import { type Extent, heifPatches, isPictureMeta } from './heif-location.js';
 import { asFree, boxAt, type IsoBox, zeroBody } from './iso-boxes.js';
 import { movieMetaPatches } from './movie-metadata.js';
 import { moovPatches } from './movie-location.js';
@@ -47,6 +47,7 @@ export async function isoPatches(source: ByteSource, budget: Budget): Promise<By
     at = box.end;
   }
   let metadataTracks = 0;
+  let pictureItems: readonly Extent[] | undefined;
   for (const box of boxes) {
     if (KEPT.has(box.type)) continue;
     if (box.type === 'moov' || box.type === 'moof') {
@@ -54,11 +55,35 @@ export async function isoPatches(source: ByteSource, budget: Budget): Promise<By
       patches.push(...movie.patches);
       metadataTracks += movie.metadataTracks;
     } else if (box.type === 'meta') {
-      patches.push(...((await isPictureMeta(source, box)) ? await heifPatches(source, box, budget) : await movieMetaPatches(source, box, budget)));
+      if (await isPictureMeta(source, box)) {
+        const heif = await heifPatches(source, box, budget);
+        patches.push(...heif.patches);
+        pictureItems = heif.items;
+      } else patches.push(...(await movieMetaPatches(source, box, budget)));
     } else if (box.type === 'free' || box.type === 'skip') patches.push(...zeroBody(box));
     else patches.push(...asFree(box));
   }
   // Fragments carry samples of their own, which the index does not list.
   if (metadataTracks > 0 && boxes.some((b) => b.type === 'moof')) throw new Unreadable('a fragmented movie with a metadata track');
+  // A HEIF photo's media data holds its items and nothing else (an image sequence's samples are the movie's).
+  if (pictureItems && !boxes.some((b) => b.type === 'moov' || b.type === 'moof')) {
+    for (const mdat of boxes.filter((b) => b.type === 'mdat')) patches.push(...unpointed(mdat, pictureItems));
+  }
   return patches;
+}
+
+/** Zero patches over the bytes of `mdat`'s body no item's extent covers. */
+function unpointed(mdat: IsoBox, items: readonly Extent[]): BytePatch[] {
+  const inside = items
+    .map((e) => ({ at: Math.max(e.at, mdat.bodyAt), end: Math.min(e.at + e.length, mdat.end) }))
+    .filter((e) => e.end > e.at)
+    .sort((a, b) => a.at - b.at);
+  const gaps: BytePatch[] = [];
+  let covered = mdat.bodyAt;
+  for (const e of inside) {
+    if (e.at > covered) gaps.push(zeroPatch(covered, e.at - covered));
+    covered = Math.max(covered, e.end);
+  }
+  if (covered < mdat.end) gaps.push(zeroPatch(covered, mdat.end - covered));
+  return gaps;
 }
