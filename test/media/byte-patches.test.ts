@@ -3,7 +3,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { bufferSource, fileSource, sliceSource, WINDOW_BYTES } from '../../server/core/media/byte-source.js';
 import { applyPatches, bytesPatch, fillPatch, normalizePatches, zeroPatch } from '../../server/core/media/location/byte-patches.js';
-import { locationPatches, MAX_PATCHES } from '../../server/core/media/location/location-patches.js';
+import { locationPatches } from '../../server/core/media/location/location-patches.js';
+import { MAX_LIST, MAX_PATCHES } from '../../server/core/media/location/walk.js';
+import { mp4WithMetadataTrack } from '../support/corpus-movies.js';
 import { gradient } from '../support/corpus-images.js';
 import { pngChunk, served, withPngChunks, zeroedWhole } from '../support/format-walks.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -24,6 +26,18 @@ describe('normalizePatches and applyPatches', () => {
       [8, 2, 'bytes'],
       [10, 15, 0],
     ]);
+  });
+
+  it('should resolve 200,000 patches over one another (a crafted EXIF can make them) in well under a second', () => {
+    const patches = Array.from({ length: 200_000 }, (_, i) => (i % 2 ? zeroPatch(i, 400_000 - 2 * i) : fillPatch(i, 400_000 - 2 * i, 0x20)));
+    const started = performance.now();
+    const out = normalizePatches(patches, 400_000);
+    expect(performance.now() - started).to.be.below(2000);
+    // The last patch (zeros) covers the two middle bytes; the one before it (spaces) the bytes just outside them.
+    const at = (offset: number) => out.find((p) => p.at <= offset && p.at + p.length > offset);
+    expect(at(200_000)).to.deep.equal(zeroPatch(199_999, 2));
+    expect(at(199_998)).to.deep.equal(fillPatch(199_998, 1, 0x20));
+    expect(out.reduce((n, p) => n + p.length, 0)).to.equal(400_000);
   });
 
   it('should give the same bytes applied chunk by chunk as applied at once', () => {
@@ -91,27 +105,12 @@ describe('locationPatches when it cannot be sure (fail closed)', () => {
     expect(zeroedWhole((await served(original, { maxSteps: 40 })).out)).to.equal(true);
   });
 
-  it(`should zero the whole file rather than keep more than ${MAX_PATCHES} patches for it`, async function () {
-    this.timeout(30_000);
+  it(`should zero the whole file, and stop walking it, as soon as one of its lists needs more than ${MAX_LIST} entries`, async () => {
     const png = await gradient('png');
     // Each text chunk, blanked, is three patches (its new type, its zeros, its CRC).
-    const chunk = pngChunk('tEXt', Buffer.from('k\0v', 'latin1'));
     const original = withPngChunks(
       png,
-      Array.from({ length: Math.ceil(MAX_PATCHES / 3) + 10 }, () => chunk),
-    );
-    const { out, patches } = await served(original);
-    expect(patches).to.have.length(1);
-    expect(zeroedWhole(out)).to.equal(true);
-    expect(bufferSource(out).size).to.equal(original.length);
-  });
-
-  it('should stop walking, and building patches, as soon as a file needs more than that', async () => {
-    const png = await gradient('png');
-    const chunk = pngChunk('tEXt', Buffer.alloc(0));
-    const original = withPngChunks(
-      png,
-      Array.from({ length: 300_000 }, () => chunk),
+      Array.from({ length: 300_000 }, () => pngChunk('tEXt', Buffer.alloc(0))),
     );
     const source = bufferSource(original);
     let furthest = 0;
@@ -123,7 +122,26 @@ describe('locationPatches when it cannot be sure (fail closed)', () => {
       },
     };
     expect(await locationPatches(watched)).to.deep.equal([zeroPatch(0, original.length)]);
-    // Three patches per chunk of 12 bytes: the bound is hit a little past MAX_PATCHES / 3 chunks.
-    expect(furthest).to.be.below((MAX_PATCHES / 3) * 12 * 1.1);
+    // Twelve bytes a chunk: the bound is hit a little past MAX_LIST / 3 chunks.
+    expect(furthest).to.be.below((MAX_LIST / 3) * 12 * 1.1);
+  });
+
+  it(`should keep up to ${MAX_PATCHES} patches for a movie whose metadata track has a chunk per frame`, async function () {
+    this.timeout(60_000);
+    const dir = makeTempDir('many-samples-');
+    try {
+      const file = path.join(dir, 'per-frame.mp4');
+      const samples = Array.from({ length: MAX_LIST + 20_000 }, (_, i) => Buffer.from(`GPS${String(i).padStart(5, '0')}`, 'latin1'));
+      await mp4WithMetadataTrack(file, samples, 4);
+      const original = fs.readFileSync(file);
+      const { out, patches } = await served(original);
+      expect(patches.length).to.be.above(MAX_LIST);
+      expect(zeroedWhole(out)).to.equal(false);
+      expect(out.includes('GPS0', 0, 'latin1')).to.equal(false);
+      // The bytes between the samples, which no track points to, are not the track's: kept.
+      expect(out.includes('....', 0, 'latin1')).to.equal(true);
+    } finally {
+      removeTempDir(dir);
+    }
   });
 });

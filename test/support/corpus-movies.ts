@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { PLACE } from './corpus-place.js';
-import { box, boxesIn, fullBox, i32, u16, u32, typeOf, withMoovRebuilt } from './iso-boxes.js';
+import { box, boxesIn, fullBox, i32, u16, u32, u32s, typeOf, withMoovRebuilt } from './iso-boxes.js';
 
 const run = promisify(execFile);
 
@@ -187,33 +187,42 @@ function gpmdTrack(trackId: number, sizes: readonly number[], offsets: readonly 
     fullBox('stsd', 0, 0, u32(1), entry),
     fullBox('stts', 0, 0, u32(1, n, 1000)),
     fullBox('stsc', 0, 0, u32(1, 1, 1, 1)),
-    fullBox('stsz', 0, 0, u32(0, n, ...sizes)),
-    fullBox('stco', 0, 0, u32(n, ...offsets)),
+    fullBox('stsz', 0, 0, u32(0, n), u32s(sizes)),
+    fullBox('stco', 0, 0, u32(n), u32s(offsets)),
   );
   return box('trak', tkhd, box('mdia', mdhd, hdlr, box('minf', fullBox('nmhd', 0, 0), dinf, stbl)));
 }
 
 /** An MP4 with a GoPro-style GPS track: three GPMF samples in an `mdat` after `moov` (ExifTool's `-ee` reads them). */
 export async function mp4GoproGps(file: string): Promise<void> {
+  await mp4WithMetadataTrack(file, [0, 1, 2].map(gpmfSample));
+}
+
+/**
+ * An MP4 (ffmpeg's clip) with a timed metadata track (`gpmd`) of `samples`, one per chunk, in
+ * an `mdat` after `moov`, each followed by `gap` bytes no track points to (so no two chunks
+ * touch, as where a camera interleaves them with the frames).
+ */
+export async function mp4WithMetadataTrack(file: string, samples: readonly Buffer[], gap = 0): Promise<void> {
   const tmp = `${file}.tmp.mp4`;
   await clip(tmp, 'mp4');
   const movie = fs.readFileSync(tmp);
   fs.rmSync(tmp);
-  const samples = [0, 1, 2].map(gpmfSample);
   const sizes = samples.map((s) => s.length);
   const moov = boxesIn(movie).at(-1)!;
-  const oldMoovSize = moov.end - moov.at;
-  const trakSize = gpmdTrack(2, sizes, [0, 0, 0]).length;
+  const trakSize = gpmdTrack(2, sizes, new Array<number>(samples.length).fill(0)).length;
   // The samples follow the rebuilt moov and the new mdat's header.
-  let at = moov.at + oldMoovSize + trakSize + 8;
+  let at = moov.end + trakSize + 8;
   const offsets = sizes.map((s) => {
     const o = at;
-    at += s;
+    at += s + gap;
     return o;
   });
+  const filler = Buffer.alloc(gap, 0x2e);
+  const data = Buffer.concat(samples.flatMap((s) => [s, filler]));
   fs.writeFileSync(
     file,
-    withMoovRebuilt(movie, (children) => [...children, gpmdTrack(2, sizes, offsets)], box('mdat', ...samples)),
+    withMoovRebuilt(movie, (children) => [...children, gpmdTrack(2, sizes, offsets)], box('mdat', data)),
   );
 }
 

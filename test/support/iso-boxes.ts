@@ -34,6 +34,13 @@ export function u32(...values: number[]): Buffer {
   return b;
 }
 
+/** The same as u32 for a list of any length (a spread of 100,000 values overflows the stack). */
+export function u32s(values: readonly number[]): Buffer {
+  const b = Buffer.alloc(values.length * 4);
+  for (const [i, v] of values.entries()) b.writeUInt32BE(v >>> 0, i * 4);
+  return b;
+}
+
 export function i32(...values: number[]): Buffer {
   const b = Buffer.alloc(values.length * 4);
   for (const [i, v] of values.entries()) b.writeInt32BE(v, i * 4);

@@ -35,33 +35,88 @@ const sameFill = (a: BytePatch, b: BytePatch) => !a.bytes && !b.bytes && (a.fill
 /**
  * The patches clipped to a file of `size` bytes, sorted and without overlaps (where two
  * overlap, the later in the list wins), neighbours of one fill merged, so a reader can apply
- * them chunk by chunk.
+ * them chunk by chunk. Patches that overlap nothing (nearly all) go straight through; only
+ * a cluster of overlapping ones is cut at its boundaries.
  */
 export function normalizePatches(patches: readonly BytePatch[], size: number): BytePatch[] {
-  // Boundaries of every patch; between two neighbouring boundaries, the last patch covering the piece wins.
-  const clipped = patches.map((p, order) => ({ p, order, start: Math.max(0, p.at), end: Math.min(size, p.at + p.length) })).filter((c) => c.end > c.start);
-  if (clipped.length === 0) return [];
-  const bounds = [...new Set(clipped.flatMap((c) => [c.start, c.end]))].sort((a, b) => a - b);
-  const byStart = [...clipped].sort((a, b) => a.start - b.start || a.order - b.order);
+  const clipped: Clipped[] = [];
+  for (const [order, p] of patches.entries()) {
+    const start = Math.max(0, p.at);
+    const end = Math.min(size, p.at + p.length);
+    if (end > start) clipped.push({ p, order, start, end });
+  }
+  clipped.sort((a, b) => a.start - b.start || a.order - b.order);
   const out: BytePatch[] = [];
-  // Patches covering the current piece, as a max-heap by order would; few overlap in practice, so a list is enough.
-  let open: typeof clipped = [];
+  const emit = (piece: BytePatch) => {
+    const last = out.at(-1);
+    if (last && last.at + last.length === piece.at && sameFill(last, piece))
+      out[out.length - 1] = fillPatch(last.at, last.length + piece.length, last.fill ?? 0);
+    else out.push(piece);
+  };
+  for (let i = 0; i < clipped.length; ) {
+    let j = i + 1;
+    let end = clipped[i]!.end;
+    while (j < clipped.length && clipped[j]!.start < end) end = Math.max(end, clipped[j++]!.end);
+    if (j === i + 1) emit(cut(clipped[i]!.p, clipped[i]!.start, clipped[i]!.end));
+    else for (const piece of resolveCluster(clipped.slice(i, j))) emit(piece);
+    i = j;
+  }
+  return out;
+}
+
+interface Clipped {
+  readonly p: BytePatch;
+  /** Its place in the list: the later wins. */
+  readonly order: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Overlapping patches as pieces between their boundaries, each from the latest patch covering
+ * it: a sweep over the boundaries with the patches covering the current piece in a heap by
+ * order (O(k log k): a crafted file may make thousands of patches overlap).
+ */
+function resolveCluster(cluster: readonly Clipped[]): BytePatch[] {
+  const bounds = [...new Set(cluster.flatMap((c) => [c.start, c.end]))].sort((a, b) => a - b);
+  const heap: Clipped[] = [];
+  const pieces: BytePatch[] = [];
   let next = 0;
   for (let i = 0; i + 1 < bounds.length; i++) {
     const [start, end] = [bounds[i]!, bounds[i + 1]!];
-    open = open.filter((c) => c.end > start);
-    while (next < byStart.length && byStart[next]!.start <= start) {
-      const c = byStart[next++]!;
-      if (c.end > start) open.push(c);
-    }
-    if (open.length === 0) continue;
-    const winner = open.reduce((a, b) => (b.order > a.order ? b : a));
-    const piece = cut(winner.p, start, end);
-    const last = out.at(-1);
-    if (last && last.at + last.length === start && sameFill(last, piece)) out[out.length - 1] = fillPatch(last.at, last.length + piece.length, last.fill ?? 0);
-    else out.push(piece);
+    // cluster is sorted by start: open those starting here.
+    while (next < cluster.length && cluster[next]!.start <= start) heapPush(heap, cluster[next++]!);
+    // Patches over already (lazily: only the top matters).
+    while (heap.length > 0 && heap[0]!.end <= start) heapPop(heap);
+    if (heap.length > 0) pieces.push(cut(heap[0]!.p, start, end));
   }
-  return out;
+  return pieces;
+}
+
+/** A max-heap of patches by order. */
+function heapPush(heap: Clipped[], item: Clipped): void {
+  heap.push(item);
+  for (let i = heap.length - 1; i > 0; ) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]!.order >= heap[i]!.order) break;
+    [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
+    i = parent;
+  }
+}
+
+function heapPop(heap: Clipped[]): void {
+  const last = heap.pop()!;
+  if (heap.length === 0) return;
+  heap[0] = last;
+  for (let i = 0; ; ) {
+    const [l, r] = [2 * i + 1, 2 * i + 2];
+    let top = i;
+    if (l < heap.length && heap[l]!.order > heap[top]!.order) top = l;
+    if (r < heap.length && heap[r]!.order > heap[top]!.order) top = r;
+    if (top === i) return;
+    [heap[top], heap[i]] = [heap[i]!, heap[top]!];
+    i = top;
+  }
 }
 
 /**

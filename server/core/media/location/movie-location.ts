@@ -17,7 +17,7 @@ import { type BytePatch, zeroPatch } from './byte-patches.js';
 import { asFree, childrenOf, handlerType, type IsoBox, zeroBody } from './iso-boxes.js';
 import { movieMetaPatches, userDataPatches } from './movie-metadata.js';
 import { sampleSpans } from './movie-samples.js';
-import { type Budget, Unreadable } from './walk.js';
+import { type Budget, MAX_PATCHES, Unreadable } from './walk.js';
 
 /** Handlers of the tracks a player plays or needs: their samples are kept. */
 const PLAYED = new Set(['vide', 'soun', 'pict', 'auxv', 'tmcd']);
@@ -71,7 +71,7 @@ export async function moovPatches(source: ByteSource, moov: IsoBox, budget: Budg
     const kept = KEPT[container.type]!;
     for (const box of await childrenOf(source, container.bodyAt, container.end, budget)) {
       met.push(box);
-      budget.hold(patches);
+      budget.hold(patches, MAX_PATCHES);
       if (box.type === 'cmov') throw new Unreadable('a compressed movie index');
       if (kept.has(box.type)) continue;
       if (WALKED.has(box.type)) {

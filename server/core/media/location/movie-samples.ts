@@ -8,7 +8,7 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import type { IsoBox } from './iso-boxes.js';
-import { type Budget, Unreadable } from './walk.js';
+import { type Budget, MAX_PATCHES, Unreadable } from './walk.js';
 
 /** One table read whole at most (a metadata track's are a few KB; a video track of hours, a few MB). */
 const MAX_TABLE_BYTES = 64 * 1024 * 1024;
@@ -44,7 +44,7 @@ export async function sampleSpans(source: ByteSource, tables: readonly IsoBox[],
       const last = spans.at(-1);
       if (last && last.end === at) spans[spans.length - 1] = { at: last.at, end: at + bytes };
       else spans.push({ at, end: at + bytes });
-      budget.hold(spans);
+      budget.hold(spans, MAX_PATCHES);
       sample += samplesPerChunk;
     }
   }
