@@ -12,13 +12,15 @@
  * with no metadata of its own kept). **Every byte of the block outside those spans is
  * zeroed**: dropped values, the GPS IFD (its entry count becomes 0: an empty IFD the GPSInfo
  * pointer still leads to), a MakerNote and anything it points to, and any byte no pointer
- * leads to (leftovers of an earlier edit). A sub-IFD's next-IFD pointer (junk, in many
- * cameras' files) is zeroed.
+ * leads to (leftovers of an earlier edit). Dropped values and the GPS IFD are zeroed even
+ * where a kept value claims the same bytes. Dropped text becomes spaces ended by a NUL. A
+ * sub-IFD's next-IFD pointer (junk, in many cameras' files) is zeroed.
  *
  * A structure that cannot be walked safely throws Unreadable, and the caller blanks the whole
  * block (for a TIFF file: the whole file): BigTIFF, an IFD reached twice (a loop, or two
- * pointers sharing one), IFDs that overlap, an IFD cut by the block's end, pixel offsets
- * without their byte counts. A pointer past the block's end leads to nothing a reader finds.
+ * pointers sharing one), IFDs that overlap, an IFD cut by the block's end, a dropped value
+ * inside an IFD, a kept value running past the block's end, pixel offsets without their byte
+ * counts. A pointer past the block's end leads to nothing a reader finds.
  */
 import { type ByteSource, sliceSource } from '../byte-source.js';
 import { type BytePatch, fillPatch, shiftPatches, zeroPatch } from './byte-patches.js';
@@ -43,6 +45,7 @@ interface Entry {
 }
 
 const ENTRY_BYTES = 12;
+const MAX_NUMBERS_BYTES = 64 * 1024 * 1024;
 
 export const isTiffHeader = (head: Buffer): boolean => {
   if (head.length < 4) return false;
@@ -81,6 +84,8 @@ export async function tiffPatches(tiff: ByteSource, budget: Budget): Promise<Byt
     if (e.type !== 3 && e.type !== 4 && e.type !== 13) throw new Unreadable(`tag ${e.tag} of type ${e.type}`);
     budget.step(Math.ceil(e.count / 64));
     const size = e.type === 3 ? 2 : 4;
+    // 16 million strips or tiles: more than any picture has, and the most read into memory.
+    if (e.count * size > MAX_NUMBERS_BYTES) throw new Unreadable(`tag ${e.tag} of ${e.count} values`);
     const inline = e.count * size <= 4;
     const at = inline ? e.fieldAt : u32(await tiff.read(e.fieldAt, 4), 0);
     const bytes = await tiff.read(at, e.count * size);
