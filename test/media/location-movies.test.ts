@@ -107,9 +107,10 @@ describe('location patches of movies (the moov tree, metadata tracks, WebM eleme
       const note = box('uuid', Buffer.alloc(16), Buffer.from('Lisbon', 'latin1'));
       // The fragment grows, and its media data moves by as much: the run's data offset (from the fragment's start) follows.
       const body = Buffer.from(movie.subarray(moof.bodyAt, moof.end));
-      const trun = body.indexOf('trun', 0, 'latin1') - 4;
-      expect(body.readUInt32BE(trun + 8) & 1, 'the run has a data offset').to.equal(1);
-      body.writeInt32BE(body.readInt32BE(trun + 16) + note.length, trun + 16);
+      for (let trun = body.indexOf('trun', 0, 'latin1') - 4; trun >= 0; trun = body.indexOf('trun', trun + 8, 'latin1') - 4) {
+        expect(body.readUInt32BE(trun + 8) & 1, 'the run has a data offset').to.equal(1);
+        body.writeInt32BE(body.readInt32BE(trun + 16) + note.length, trun + 16);
+      }
       fs.writeFileSync(file, Buffer.concat([movie.subarray(0, moof.at), box('moof', body, note), movie.subarray(moof.end)]));
     });
     expect(boxesIn(m.original).filter((b) => b.type === 'moof').length).to.be.above(0);

@@ -16,11 +16,15 @@ import { box, boxesIn, fullBox, i32, u16, u32, u32s, typeOf, withMoovRebuilt } f
 
 const run = promisify(execFile);
 
-/** A 1 s H.264 clip (10 frames of ffmpeg's test pattern), the index last unless `faststart`. */
+/** A 1 s clip (10 frames of ffmpeg's test pattern and a tone: H.264 and AAC, or VP8 and Vorbis in a WebM), its index last. */
 export async function clip(file: string, container: 'mov' | 'mp4' | 'webm', extra: readonly string[] = []): Promise<void> {
-  const codec = container === 'webm' ? ['-c:v', 'libvpx', '-b:v', '200k'] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+  const codec =
+    container === 'webm'
+      ? ['-c:v', 'libvpx', '-b:v', '200k', '-c:a', 'libvorbis']
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
   await run(ffmpegInstaller.path, [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=1:size=160x120:rate=10'],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-shortest'],
     ...codec,
     ...extra,
     '-f',

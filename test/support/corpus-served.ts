@@ -64,8 +64,9 @@ export async function decodedDigest(file: string, decoder: Decoder): Promise<str
     case 'heif':
       return hash((await decodeHeif(file, {})).data);
     case 'ffmpeg': {
-      // The decoded frames of every video stream, one MD5 each (ffmpeg's framemd5, without its header of file names).
-      const { stdout } = await run(ffmpegInstaller.path, ['-v', 'error', '-i', file, '-map', '0:v', '-f', 'framemd5', '-'], { maxBuffer: 64 * 1024 * 1024 });
+      // The decoded frames of every video and sound stream, one MD5 each (ffmpeg's framemd5, without its header of file names).
+      const args = ['-v', 'error', '-i', file, '-map', '0:v', '-map', '0:a?', '-f', 'framemd5', '-'];
+      const { stdout } = await run(ffmpegInstaller.path, args, { maxBuffer: 64 * 1024 * 1024 });
       const frames = stdout.split('\n').filter((l) => l && !l.startsWith('#'));
       if (frames.length === 0) throw new Error(`${path.basename(file)}: no frame decoded`);
       return hash(frames.join('\n'));
