@@ -17,15 +17,16 @@ export interface LocationPatcher {
 }
 
 export interface LocationPatcherOptions {
-  /** Files whose patches are remembered (each a few small entries). */
+  /** Files whose patches are remembered (tens of small entries each; at most MAX_PATCHES, long runs kept as a fill byte). */
   readonly maxEntries?: number;
 }
 
-/** Where JPEG segments and most metadata boxes are: read once per file version, the rest only where pointers lead. */
+/** Where JPEG segments and most metadata boxes are: read once per file version; the rest through the source's 64 KB windows. */
 const HEAD_BYTES = 256 * 1024;
 
 /**
- * The patches of docs/api.md#location-privacy, found once per version of a file: the key
+ * The patches of docs/api.md#location-privacy, found once per version of a file (a walk of
+ * its structure to its end: a few ms for a photo, the index of a movie): the key
  * holds the path and the file's identity (size, mtime and inode), so the Range requests of
  * a video being watched, or a second download, find them without reading the file again;
  * concurrent requests share one search; a failure is not remembered.

@@ -21,11 +21,22 @@ export function bufferSource(bytes: Buffer): ByteSource {
 }
 
 /**
+ * Bytes read from disk at once for a small read past the head: a walk over many small
+ * chunks (a PNG's IDATs, the frames of an animated WebP, a GIF's sub-blocks) then costs one
+ * read per window, O(file size) at worst, and one per header where chunks are large.
+ */
+export const WINDOW_BYTES = 64 * 1024;
+/** Windows kept: a walk that alternates between two places (an IFD and its values) reads each once. */
+const WINDOWS_KEPT = 4;
+
+/**
  * A source over an open file of a known size. Its head (where JPEG segments and most
- * metadata boxes are) is read once, on first need, and serves every read that falls inside.
+ * metadata boxes are) is read once, on first need, and serves every read that falls inside;
+ * other small reads are served from the last few windows of WINDOW_BYTES read.
  */
 export function fileSource(handle: FileHandle, size: number, headBytes: number): ByteSource {
   let head: Promise<Buffer> | undefined;
+  const windows: { at: number; bytes: Promise<Buffer> }[] = [];
   const readAt = async (at: number, length: number): Promise<Buffer> => {
     const want = Math.max(0, Math.min(length, size - at));
     if (at < 0 || want === 0) return Buffer.alloc(0);
@@ -41,7 +52,26 @@ export function fileSource(handle: FileHandle, size: number, headBytes: number):
         head ??= readAt(0, headBytes);
         return (await head).subarray(at, at + length);
       }
-      return readAt(at, length);
+      if (at < 0 || length <= 0 || at >= size) return Buffer.alloc(0);
+      if (length > WINDOW_BYTES) return readAt(at, length);
+      const end = Math.min(size, at + length);
+      let window = windows.find((w) => w.at <= at && end <= w.at + WINDOW_BYTES);
+      if (!window) {
+        window = { at, bytes: readAt(at, WINDOW_BYTES) };
+        windows.unshift(window);
+        if (windows.length > WINDOWS_KEPT) windows.pop();
+      }
+      const bytes = await window.bytes;
+      return bytes.subarray(at - window.at, end - window.at);
     },
+  };
+}
+
+/** The bytes from `start` to `end` of `source` as a source of their own (offsets from `start`): an image or a movie inside a file. */
+export function sliceSource(source: ByteSource, start: number, end: number): ByteSource {
+  const size = Math.max(0, Math.min(end, source.size) - start);
+  return {
+    size,
+    read: (at, length) => (at < 0 || length <= 0 || at >= size ? Promise.resolve(Buffer.alloc(0)) : source.read(start + at, Math.min(length, size - at))),
   };
 }

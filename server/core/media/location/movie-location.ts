@@ -1,133 +1,119 @@
 /**
- * Location in a QuickTime or MP4 movie (docs/api.md#location-privacy). Phones and ffmpeg
- * write it in a few places, all inside `moov`:
- * - `moov/udta/©xyz`: an ISO 6709 string (`+48.8577+002.2950/`) in QuickTime's text form
- *   (length, language, text), as ffmpeg writes `-metadata location=` into a MOV and Android
- *   phones write it into an MP4;
- * - `moov/udta/loci`: the 3GPP location box (binary coordinates), as ffmpeg writes it into an MP4;
- * - the metadata atom `meta` (in `moov`, where iPhones put it, or in `moov/udta`): keys such
- *   as `com.apple.quicktime.location.ISO6709` (handler `mdta`), or an iTunes-style `©xyz`
- *   item (handler `mdir`), each value in a `data` atom.
- * Text values are overwritten with spaces of the same length (readers then find no position
- * in them), binary ones with zeros; `loci` becomes a `free` atom (which every reader skips)
- * with a zeroed body, since its zero coordinates would still read as a place.
+ * A QuickTime or MP4 movie's index (`moov`) served without a place (docs/api.md#location-privacy).
+ * The whole tree is walked, header by header, with a keep-list per container: the boxes a
+ * player needs (headers, edit lists, media and sample tables, handlers) are kept; user data
+ * and metadata go through movie-metadata.ts; anything else (a `uuid` box, an unknown box)
+ * becomes a `free` box with a zeroed body; `free` and `skip` bodies are zeroed.
  *
- * Only headers are read, and metadata atoms of at most MAX_META_BYTES (a handful of keys),
- * as in workers/content-id.ts; a `udta` or `meta` larger than that is not read: it becomes a
- * `free` atom with a zeroed body, so the movie still plays and its metadata is simply gone.
+ * Tracks whose handler is not video, sound, image or timecode (`vide`, `soun`, `pict`,
+ * `auxv`, `tmcd`) are timed metadata or text: a GoPro's `gpmd` GPS, `camm`, Apple's `mebx`,
+ * the `tx3g` subtitles drones write their position into. Their samples are zeroed where they
+ * lie (movie-samples.ts); such a track whose data lies in another file, or in the fragments
+ * of a fragmented movie, cannot be followed: Unreadable, and the caller blanks the movie.
+ * The frames and the sound are never touched, so the movie plays as before.
  */
 import type { ByteSource } from '../byte-source.js';
-import { type ChildAtom, childAtomsIn, readChildAtoms, type TopLevelAtom } from '../mp4-atoms.js';
-import { type BytePatch, bytesPatch, shiftPatches, zeroPatch } from './byte-patches.js';
+import { type BytePatch, zeroPatch } from './byte-patches.js';
+import { asFree, childrenOf, handlerType, type IsoBox, zeroBody } from './iso-boxes.js';
+import { movieMetaPatches, userDataPatches } from './movie-metadata.js';
+import { sampleSpans } from './movie-samples.js';
+import { type Budget, MAX_PATCHES, Unreadable } from './walk.js';
 
-/** A metadata atom holds a handful of keys; one larger than this is blanked without being read. */
-const MAX_META_BYTES = 256 * 1024;
-/** Keys of one `keys` atom, and strings of one text item, read at most. */
-const MAX_KEYS = 256;
-/** Metadata keys that hold a place: Apple's `com.apple.quicktime.location.*`, ffmpeg's `location`. */
-const LOCATION_KEY = /location|iso6709/i;
-const XYZ = '\u00a9xyz';
-const FREE = Buffer.from('free', 'latin1');
-const SPACE = 0x20;
+/** Handlers of the tracks a player plays or needs: their samples are kept. */
+const PLAYED = new Set(['vide', 'soun', 'pict', 'auxv', 'tmcd']);
 
-export async function movieLocationPatches(file: ByteSource, atoms: readonly TopLevelAtom[]): Promise<BytePatch[]> {
-  const top = atoms.find((a) => a.type === 'moov');
-  if (!top) return [];
-  const [moov] = await readChildAtoms(file, top.offset, top.offset + top.size, 1);
-  if (!moov) return [];
+/** What each container keeps as it is; a container named in WALKED is walked with its own list. */
+const KEPT: Readonly<Record<string, ReadonlySet<string>>> = {
+  moov: new Set(['mvhd', 'iods', 'mvex', 'pssh', 'clip', 'ctab']),
+  trak: new Set(['tkhd', 'edts', 'tref', 'load', 'tapt', 'txas', 'imap', 'matt', 'kmat']),
+  mdia: new Set(['mdhd', 'hdlr', 'elng']),
+  minf: new Set(['vmhd', 'smhd', 'hmhd', 'nmhd', 'gmhd', 'sthd', 'hdlr', 'dinf']),
+  stbl: new Set([
+    'stsd',
+    'stts',
+    'ctts',
+    'cslg',
+    'stss',
+    'stps',
+    'stsh',
+    'sdtp',
+    'stsc',
+    'stsz',
+    'stz2',
+    'stco',
+    'co64',
+    'padb',
+    'sbgp',
+    'sgpd',
+    'subs',
+    'saiz',
+    'saio',
+  ]),
+  // A fragment of a fragmented movie: its header and its tracks' runs.
+  moof: new Set(['mfhd', 'pssh']),
+  traf: new Set(['tfhd', 'tfdt', 'trun', 'sbgp', 'sgpd', 'subs', 'saiz', 'saio', 'senc', 'sdtp']),
+};
+const WALKED = new Set(['trak', 'mdia', 'minf', 'stbl', 'traf']);
+
+export interface MoviePatches {
+  readonly patches: BytePatch[];
+  /** Tracks whose samples were zeroed (timed metadata, text). */
+  readonly metadataTracks: number;
+}
+
+/** The patches of the movie index `moov`, or of a fragment's `moof`. */
+export async function moovPatches(source: ByteSource, moov: IsoBox, budget: Budget): Promise<MoviePatches> {
   const patches: BytePatch[] = [];
-  for (const child of await readChildAtoms(file, moov.bodyAt, moov.end)) {
-    if (child.type !== 'udta' && child.type !== 'meta') continue;
-    if (child.end - child.bodyAt > MAX_META_BYTES) {
-      patches.push(...asFree(child));
-      continue;
+  let metadataTracks = 0;
+
+  /** Walks a container by its keep-list; returns the boxes met on the way, by type, for the track's own questions. */
+  const walk = async (container: IsoBox, met: IsoBox[]): Promise<void> => {
+    const kept = KEPT[container.type]!;
+    for (const box of await childrenOf(source, container.bodyAt, container.end, budget)) {
+      met.push(box);
+      budget.hold(patches, MAX_PATCHES);
+      if (box.type === 'cmov') throw new Unreadable('a compressed movie index');
+      if (kept.has(box.type)) continue;
+      if (WALKED.has(box.type)) {
+        if (box.type === 'trak') await track(box);
+        else await walk(box, met);
+      } else if (box.type === 'udta') patches.push(...(await userDataPatches(source, box, budget)));
+      else if (box.type === 'meta') patches.push(...(await movieMetaPatches(source, box, budget)));
+      else if (box.type === 'free' || box.type === 'skip') patches.push(...zeroBody(box));
+      else patches.push(...asFree(box));
     }
-    const body = await file.read(child.bodyAt, child.end - child.bodyAt);
-    const found = child.type === 'udta' ? userDataPatches(body) : metaPatches(body);
-    patches.push(...shiftPatches(found, child.bodyAt));
-  }
-  return patches;
-}
+  };
 
-/** An atom turned into `free` with a zeroed body: readers skip it. Offsets as the atom's. */
-function asFree(atom: ChildAtom): BytePatch[] {
-  return [bytesPatch(atom.at + 4, FREE), zeroPatch(atom.bodyAt, atom.end - atom.bodyAt)];
-}
+  const track = async (trak: IsoBox): Promise<void> => {
+    const met: IsoBox[] = [];
+    await walk(trak, met);
+    const hdlr = met.find((b) => b.type === 'hdlr');
+    const handler = hdlr ? handlerType(await source.read(hdlr.bodyAt, 12), 0) : '';
+    if (PLAYED.has(handler)) return;
+    const stbl = met.find((b) => b.type === 'stbl');
+    if (!stbl) return; // no samples
+    await selfContained(met.find((b) => b.type === 'dinf'));
+    const tables = met.filter((b) => b.at >= stbl.bodyAt && b.end <= stbl.end);
+    for (const span of await sampleSpans(source, tables, budget)) {
+      const end = Math.min(span.end, source.size);
+      if (end > span.at) patches.push(zeroPatch(span.at, end - span.at));
+    }
+    metadataTracks++;
+  };
 
-/** The location items of a `udta` body (offsets into it). */
-function userDataPatches(udta: Buffer): BytePatch[] {
-  const patches: BytePatch[] = [];
-  for (const item of childAtomsIn(udta, 0, udta.length)) {
-    if (item.type === XYZ) patches.push(...textItemPatches(udta, item));
-    else if (item.type === 'loci') patches.push(...asFree(item));
-    else if (item.type === 'meta') patches.push(...shiftPatches(metaPatches(udta.subarray(item.bodyAt, item.end)), item.bodyAt));
-  }
-  return patches;
-}
+  /** A metadata track's samples must be in this file: its data references must all say "self". */
+  const selfContained = async (dinf: IsoBox | undefined): Promise<void> => {
+    if (!dinf) return;
+    for (const dref of await childrenOf(source, dinf.bodyAt, dinf.end, budget)) {
+      if (dref.type !== 'dref') continue;
+      // Version and flags, entry count, then entries: full boxes whose flag 1 means "in this file".
+      for (const entry of await childrenOf(source, dref.bodyAt + 8, dref.end, budget)) {
+        const flags = (await source.read(entry.bodyAt, 4)).readUInt32BE(0) & 0xffffff;
+        if ((flags & 1) === 0) throw new Unreadable('a metadata track whose data lies in another file');
+      }
+    }
+  };
 
-/**
- * A QuickTime text item: strings of (length: 2 bytes, language: 2 bytes, text), or, as some
- * writers do, `data` atoms.
- */
-function textItemPatches(buf: Buffer, item: ChildAtom): BytePatch[] {
-  if (item.end - item.bodyAt >= 16 && buf.toString('latin1', item.bodyAt + 4, item.bodyAt + 8) === 'data') return dataValuePatches(buf, item);
-  const patches: BytePatch[] = [];
-  let at = item.bodyAt;
-  for (let n = 0; n < MAX_KEYS && at + 4 <= item.end; n++) {
-    const textAt = at + 4;
-    const end = Math.min(textAt + buf.readUInt16BE(at), item.end);
-    if (end > textAt) patches.push(bytesPatch(textAt, Buffer.alloc(end - textAt, SPACE)));
-    at = textAt + buf.readUInt16BE(at);
-  }
-  return patches;
-}
-
-/**
- * The location values of a metadata atom's body (offsets into it). QuickTime's `meta` starts
- * with its children; ISO's (as ffmpeg writes it) with 4 bytes of version and flags first.
- */
-function metaPatches(meta: Buffer): BytePatch[] {
-  const start = meta.toString('latin1', 4, 8) === 'hdlr' ? 0 : 4;
-  const children = childAtomsIn(meta, start, meta.length);
-  const hdlr = children.find((a) => a.type === 'hdlr');
-  const ilst = children.find((a) => a.type === 'ilst');
-  if (!ilst) return [];
-  // hdlr: version and flags (4), pre-defined (4), then the handler type.
-  const handler = hdlr && hdlr.end - hdlr.bodyAt >= 12 ? meta.toString('latin1', hdlr.bodyAt + 8, hdlr.bodyAt + 12) : '';
-  const keys = children.find((a) => a.type === 'keys');
-  const locationKeys = handler === 'mdta' && keys ? locationKeyIndexes(meta, keys) : new Set<number>();
-  const patches: BytePatch[] = [];
-  // ilst: one atom per value, its type the 1-based key index (mdta) or the item's name (mdir), holding `data` atoms.
-  for (const item of childAtomsIn(meta, ilst.bodyAt, ilst.end)) {
-    const isLocation = handler === 'mdta' ? locationKeys.has(meta.readUInt32BE(item.at + 4)) : item.type === XYZ;
-    if (isLocation) patches.push(...dataValuePatches(meta, item));
-  }
-  return patches;
-}
-
-/** The 1-based indexes of the location keys of a `keys` atom: version and flags (4), count (4), then (size, namespace, name) entries. */
-function locationKeyIndexes(meta: Buffer, keys: ChildAtom): Set<number> {
-  const found = new Set<number>();
-  if (keys.end - keys.bodyAt < 8) return found;
-  const count = Math.min(meta.readUInt32BE(keys.bodyAt + 4), MAX_KEYS);
-  let at = keys.bodyAt + 8;
-  for (let i = 1; i <= count && at + 8 <= keys.end; i++) {
-    const size = meta.readUInt32BE(at);
-    if (size < 8 || at + size > keys.end) break;
-    if (LOCATION_KEY.test(meta.toString('latin1', at + 8, at + size))) found.add(i);
-    at += size;
-  }
-  return found;
-}
-
-/** The values of the `data` atoms of an item: type (4; 1 is UTF-8) and locale (4), then the value. */
-function dataValuePatches(buf: Buffer, item: ChildAtom): BytePatch[] {
-  const patches: BytePatch[] = [];
-  for (const data of childAtomsIn(buf, item.bodyAt, item.end, MAX_KEYS)) {
-    if (data.type !== 'data' || data.end - data.bodyAt <= 8) continue;
-    const valueAt = data.bodyAt + 8;
-    const text = (buf.readUInt32BE(data.bodyAt) & 0xffffff) === 1;
-    patches.push(text ? bytesPatch(valueAt, Buffer.alloc(data.end - valueAt, SPACE)) : zeroPatch(valueAt, data.end - valueAt));
-  }
-  return patches;
+  await walk(moov, []);
+  return { patches, metadataTracks };
 }
