@@ -14,7 +14,9 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import type request from 'supertest';
 import yauzl from 'yauzl';
+import { bufferSource } from '../../server/core/media/byte-source.js';
 import { decodeHeif } from '../../workers/heif-decode.js';
+import { readHeifLayout } from '../../workers/heif-items.js';
 import type { Decoder } from './location-corpus.js';
 
 const run = promisify(execFile);
@@ -62,7 +64,7 @@ export async function decodedDigest(file: string, decoder: Decoder): Promise<str
     case 'sharp-pages':
       return hash(await sharp(file, { pages: -1 }).raw().toBuffer());
     case 'heif':
-      return hash((await decodeHeif(file, {})).data);
+      return hash((await decodeHeif(file, await readHeifLayout(bufferSource(fs.readFileSync(file))))).data);
     case 'ffmpeg': {
       // The decoded frames of every video and sound stream, one MD5 each (ffmpeg's framemd5, without its header of file names).
       const args = ['-v', 'error', '-i', file, '-map', '0:v', '-map', '0:a?', '-f', 'framemd5', '-'];
