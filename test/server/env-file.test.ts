@@ -131,6 +131,19 @@ describe('the settings file (.env)', () => {
       expect(fs.existsSync(path.join(dir, 'cache', 'thumbnails', 'small', '2024', 'lisbon', 'IMG_1.jpg.jpg'))).to.equal(true);
     });
 
+    it('should adopt the folders of the tree the file names: npm run adopt', async () => {
+      await writeJpeg(path.join(albumsDir(), '2024/2024-08 Beach/IMG_1.jpg'), 64, 48);
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/adopt.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, GALLERY_ENV: envFile },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status, run.stderr).to.equal(0);
+      expect(run.stdout).to.include(`Albums folder: ${albumsDir()}`);
+      expect(JSON.parse(fs.readFileSync(path.join(albumsDir(), '2024/2024-08 Beach/album.json'), 'utf8'))).to.deep.equal({ title: 'Beach', date: '2024-08' });
+    });
+
     it('should take the cluster profile and NODE_ENV from the file: pm2 start (ecosystem.config.cjs)', () => {
       fs.appendFileSync(envFile, 'GALLERY_INSTANCES=2\nREDIS_URL=redis://127.0.0.1:6379\nNODE_ENV=development\n');
       const app = JSON.parse(
