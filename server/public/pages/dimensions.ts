@@ -1,7 +1,5 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
-import { writeFileAtomic } from '../../core/fs-atomic.js';
 import { inBatches } from '../../core/in-batches.js';
 import { filesOf } from '../../core/albums/live-photos.js';
 import { HttpError } from '../../core/errors.js';
@@ -9,9 +7,12 @@ import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
 import type { TaskPriority } from '../../media/priority-lane.js';
 import type { Logger } from '../../core/logger.js';
-import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
+import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
 import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
-import { isRotation } from '../../core/albums/rotations.js';
+import { Semaphore } from '../../core/semaphore.js';
+import { isThumbHash, readAlbumFacts, type Stored, type VideoPlayback, writeAlbumFacts } from './dimensions-file.js';
+
+export type { VideoPlayback };
 
 /** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
 export interface MediaDimensions {
@@ -29,12 +30,6 @@ export interface MediaDimensions {
   readonly taken?: TakenDate | undefined;
   /** True when `taken` is only the file's mtime: the file itself carries no date. */
   readonly takenFromFile?: boolean | undefined;
-}
-
-/** A video's playback plan and the `type` of its original's `<source>`. */
-export interface VideoPlayback {
-  readonly plan: PlaybackPlan;
-  readonly type?: string | undefined;
 }
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
@@ -87,21 +82,6 @@ export interface DimensionsCacheOptions {
   readonly log: Logger;
 }
 
-/** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
-interface Stored {
-  readonly mtimeMs: number;
-  readonly size: number;
-  /** The owner's turn the size and placeholder were read with (docs/api.md#rotations); absent: none. */
-  readonly rotation?: number;
-  readonly width: number;
-  readonly height: number;
-  readonly duration?: number;
-  readonly thumbHash?: string;
-  readonly playback?: VideoPlayback;
-  /** The date the file carries (EXIF, container); absent when it has none. */
-  readonly taken?: TakenDate;
-}
-
 /** The version of a file a read is for: its identity, and the owner's turn it is read with. */
 interface FileVersion {
   readonly mtimeMs: number;
@@ -114,12 +94,6 @@ interface AlbumRecord {
   /** Saves of one album run one after another, so an older snapshot never lands last. */
   saving: Promise<void>;
 }
-
-/**
- * 2: videos carry their playback plan. 3: photos carry their ThumbHash. 4: the date taken
- * (older files lack them, so are read again).
- */
-const FILE_VERSION = 4;
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -395,16 +369,7 @@ export class DimensionsCache {
   }
 
   async #load(albumPath: string): Promise<AlbumRecord> {
-    const entries = new Map<string, Stored>();
-    try {
-      const parsed = JSON.parse(await fs.readFile(this.fileOf(albumPath), 'utf8')) as unknown;
-      for (const [name, value] of Object.entries(entriesOf(parsed))) {
-        if (isStored(value)) entries.set(name, value);
-      }
-    } catch {
-      // No file yet, or one from another version or cut short: start empty, it is a cache.
-    }
-    return { entries, saving: Promise.resolve() };
+    return { entries: await readAlbumFacts(this.fileOf(albumPath)), saving: Promise.resolve() };
   }
 
   /** Saves the record within saveEveryMs (reads of a big album go on meanwhile). */
@@ -433,8 +398,7 @@ export class DimensionsCache {
       for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
       const file = this.fileOf(node.path);
       try {
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        await writeFileAtomic(file, JSON.stringify({ version: FILE_VERSION, entries }));
+        await writeAlbumFacts(file, entries);
       } catch (err) {
         // A read-only cache costs header reads after a restart, not pages.
         this.#opts.log.warn({ err }, `could not write ${file}`);
@@ -466,14 +430,6 @@ function toDimensions(s: Stored): MediaDimensions {
   return s.playback ? { ...dims, playback: s.playback } : dims;
 }
 
-/**
- * A ThumbHash as the worker writes it: base64 of a few dozen bytes at most (workers/thumb-hash.ts). Checked
- * on the way in and out of the cache file, because the page puts it into an attribute.
- */
-function isThumbHash(v: unknown): v is string {
-  return typeof v === 'string' && /^[A-Za-z0-9+/]{6,64}={0,2}$/.test(v);
-}
-
 /** A video's size and length, and its plan when the probe told what it depends on. */
 function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
   width: number;
@@ -489,37 +445,6 @@ function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
   return { width, height, duration, taken, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
 }
 
-const PLANS: readonly unknown[] = ['direct', 'faststart', 'transcode'] satisfies PlaybackPlan[];
-
-function isPlayback(v: unknown): v is VideoPlayback {
-  if (typeof v !== 'object' || v === null) return false;
-  const p = v as Record<string, unknown>;
-  return PLANS.includes(p.plan) && (p.type === undefined || typeof p.type === 'string');
-}
-
-function entriesOf(parsed: unknown): Record<string, unknown> {
-  if (typeof parsed !== 'object' || parsed === null) return {};
-  const { version, entries } = parsed as { version?: unknown; entries?: unknown };
-  return version === FILE_VERSION && typeof entries === 'object' && entries !== null ? (entries as Record<string, unknown>) : {};
-}
-
-function isStored(v: unknown): v is Stored {
-  if (typeof v !== 'object' || v === null) return false;
-  const s = v as Record<string, unknown>;
-  const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  return (
-    typeof s.mtimeMs === 'number' &&
-    typeof s.size === 'number' &&
-    (s.rotation === undefined || isRotation(s.rotation)) &&
-    positive(s.width) &&
-    positive(s.height) &&
-    (s.duration === undefined || positive(s.duration)) &&
-    (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
-    (s.playback === undefined || isPlayback(s.playback)) &&
-    (s.taken === undefined || isTakenDate(s.taken))
-  );
-}
-
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
@@ -530,34 +455,3 @@ const CHECK_BATCH = 64;
 const READ_BATCH = 8;
 /** How often reads of an album still going on are saved to its cache file. */
 const SAVE_EVERY_MS = 5000;
-
-/** At most `limit` holders at once; the others wait in arrival order. Closed: everyone gets in at once. */
-class Semaphore {
-  #free: number;
-  #closed = false;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(limit: number) {
-    this.#free = limit;
-  }
-
-  /** Lets every waiter in now, and whoever comes later (they find the cache closed and give up). */
-  close(): void {
-    this.#closed = true;
-    for (const wake of this.#waiting.splice(0)) wake();
-  }
-
-  async acquire(): Promise<() => void> {
-    if (this.#closed) return () => undefined;
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    };
-  }
-}
