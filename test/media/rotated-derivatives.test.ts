@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { thumbHashToApproximateAspectRatio } from 'thumbhash';
 import type { MediaItem, TreeNode } from '../../server/core/albums/album-tree.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
-import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
+import { DimensionsCache, type HeaderReader } from '../../server/media/dimensions.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { DISPLAY_HEIGHT, DISPLAY_WIDTH, writeOrientedJpeg } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';

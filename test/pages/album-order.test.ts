@@ -6,7 +6,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import type { Album } from '../../server/core/albums/album-tree.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { AlbumDates } from '../../server/public/pages/album-dates.js';
-import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
+import { DimensionsCache, type HeaderReader } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import type { ReadableFile } from '../../server/public/resolvers.js';
 import { quietLogger } from '../support/capture-logger.js';

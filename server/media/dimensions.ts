@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
-import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
-import { inBatches } from '../../core/in-batches.js';
-import { filesOf } from '../../core/albums/live-photos.js';
-import { HttpError } from '../../core/errors.js';
-import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
-import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
-import type { TaskPriority } from '../../media/priority-lane.js';
-import type { Logger } from '../../core/logger.js';
-import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
-import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
-import { Semaphore } from '../../core/semaphore.js';
+import type { MediaItem, TreeNode } from '../core/albums/album-tree.js';
+import { inBatches } from '../core/in-batches.js';
+import { filesOf } from '../core/albums/live-photos.js';
+import { HttpError } from '../core/errors.js';
+import { type MediaKind, dimensionsFile } from '../core/media-catalogue.js';
+import { MediaTaskError, PoolBusyError } from './pool-errors.js';
+import type { TaskPriority } from './priority-lane.js';
+import type { Logger } from '../core/logger.js';
+import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../core/media/playback-plan.js';
+import { isTakenDate, type TakenDate, wallClockOf } from '../core/media/taken-date.js';
+import { Semaphore } from '../core/semaphore.js';
 import { isThumbHash, readAlbumFacts, type Stored, type VideoPlayback, writeAlbumFacts } from './dimensions-file.js';
 
 export type { VideoPlayback };
@@ -182,6 +182,37 @@ export class DimensionsCache {
   async peek(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
     await (await this.#start(node, items, 'background'))?.checked;
     return this.#answers(items);
+  }
+
+  /**
+   * Reads what is not known of `items` yet, at background priority, and resolves once every
+   * one is known or found unreadable (reads a page started are waited for too): the
+   * preparation of an album (server/media/preparer.ts). Never rejects.
+   */
+  async complete(node: TreeNode, items: readonly MediaItem[]): Promise<void> {
+    const started = await this.#start(node, items, 'background');
+    const under = new Set<Promise<void>>();
+    for (const item of items) {
+      const filling = this.#filling.get(item);
+      if (filling) under.add(filling.done);
+    }
+    await Promise.all([started?.done, ...under]);
+  }
+
+  /** Whether `item`, as it is now (known, read from its current version), was prepared as `stamp` says. */
+  async isPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<boolean> {
+    if (!this.#known.get(item)) return false;
+    return (await this.#record(node.path)).entries.get(item.name)?.prepared === stamp;
+  }
+
+  /** Notes that `item`, as it is now, was prepared as `stamp` says; saved with the album's record. */
+  async markPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<void> {
+    if (!this.#known.get(item)) return;
+    const record = await this.#record(node.path);
+    const stored = record.entries.get(item.name);
+    if (!stored || stored.prepared === stamp) return;
+    record.entries.set(item.name, { ...stored, prepared: stamp });
+    this.#saveLater(node, record);
   }
 
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {

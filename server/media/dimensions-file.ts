@@ -5,10 +5,10 @@
  * ThumbHash, playback plan, date taken), and whether what visitors ask first was prepared for
  * that version (server/media/preparer.ts).
  */
-import { readJsonCache, writeJsonCache } from '../../core/json-cache.js';
-import { isRotation } from '../../core/albums/rotations.js';
-import type { PlaybackPlan } from '../../core/media/playback-plan.js';
-import { isTakenDate, type TakenDate } from '../../core/media/taken-date.js';
+import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
+import { isRotation } from '../core/albums/rotations.js';
+import type { PlaybackPlan } from '../core/media/playback-plan.js';
+import { isTakenDate, type TakenDate } from '../core/media/taken-date.js';
 
 /** A video's playback plan and the `type` of its original's `<source>`. */
 export interface VideoPlayback {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { MediaItem, TreeNode } from '../../server/core/albums/album-tree.js';
 import { mediaKind } from '../../server/core/media-catalogue.js';
 import { createMediaPool, type MediaPool, PoolBusyError } from '../../server/media/pool.js';
-import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
+import { DimensionsCache, type HeaderReader } from '../../server/media/dimensions.js';
 import { wallClockOf } from '../../server/core/media/taken-date.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { writeDatedJpeg, writeVideo } from '../support/media-fixtures.js';
