@@ -118,7 +118,9 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
-  const preparer = config.prepare ? createPreparer({ index, dimensions, thumbnails, locate: locateMedia, coverFocus, log }) : undefined;
+  const preparer = config.prepare
+    ? createPreparer({ index, albumsDir: config.albumsDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
+    : undefined;
   const app = createApp({
     config,
     index,

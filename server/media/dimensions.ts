@@ -215,6 +215,12 @@ export class DimensionsCache {
     this.#saveLater(node, record);
   }
 
+  /** Writes what is known of the album now, when anything waits to be written (the end of its preparation). */
+  async save(node: TreeNode): Promise<void> {
+    const record = this.#albums.get(node.path);
+    if (record) await this.#saveNow(node, await record);
+  }
+
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
     return items.map((i) => this.#known.get(i) ?? undefined);
   }

@@ -17,6 +17,7 @@
  * one that takes its lock (server/media/cache-lock.ts); the others go on to other albums.
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import { type Album, coverOf, isAlbum, type MediaItem, type TreeNode } from '../core/albums/album-tree.js';
 import { filesOf } from '../core/albums/live-photos.js';
@@ -32,7 +33,8 @@ import type { ThumbnailCache } from './thumbnails.js';
 
 export interface PreparerOptions {
   readonly index: Pick<AlbumIndex, 'root' | 'version' | 'node' | 'on' | 'off'>;
-  readonly dimensions: Pick<DimensionsCache, 'complete' | 'isPrepared' | 'markPrepared' | 'fileOf'>;
+  readonly albumsDir: string;
+  readonly dimensions: Pick<DimensionsCache, 'complete' | 'isPrepared' | 'markPrepared' | 'save' | 'fileOf'>;
   readonly thumbnails: Pick<ThumbnailCache, 'prepare'>;
   /** The symlink rule (server/core/access/media-location.ts): a file is prepared where it really is. */
   readonly locate: LocateMedia;
@@ -71,6 +73,8 @@ export interface Preparer {
 
 const DEFAULT_CONCURRENCY = 2;
 const DEFAULT_RETRY_MS = 30_000;
+/** Album folders stat'ed at once when the tree is looked at. */
+const SIGNATURE_BATCH = 64;
 
 /**
  * What prepared means for an album, written beside each file's facts: the sizes made. An album
@@ -78,9 +82,15 @@ const DEFAULT_RETRY_MS = 30_000;
  */
 export const stampOf = (sizes: readonly ThumbnailSize[]): string => `1:${sizes.join(',')}`;
 
-/** A signature of what an album shows: its layout and files. A rescan that changes it makes the album wait for a pass. */
-function signatureOf(album: Album): string {
-  return `${album.meta.style}\0${album.meta.thumbnail ?? ''}\0${album.media.map((m) => m.name).join('\0')}`;
+/**
+ * A signature of what an album shows: its layout, its files, and when its folder last changed
+ * (a file replaced under the same name, by a copy and a rename as editors, the admin and rsync
+ * do). A rescan that changes it makes the album wait for a pass. A file overwritten in place
+ * leaves its folder as it was: its first request makes its thumbnails again (their identity tag).
+ */
+async function signatureOf(album: Album, albumsDir: string): Promise<string> {
+  const dir = await fs.stat(path.join(albumsDir, ...album.path.split('/'))).catch(() => undefined);
+  return `${album.meta.style}\0${album.meta.thumbnail ?? ''}\0${dir?.mtimeMs ?? 0}\0${album.media.map((m) => m.name).join('\0')}`;
 }
 
 export function createPreparer(opts: PreparerOptions): Preparer {
@@ -89,28 +99,40 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   const retryMs = opts.retryMs ?? DEFAULT_RETRY_MS;
   /** Albums waiting, in the order they came (a Set keeps it, and takes each once). */
   const waiting = new Set<string>();
-  /** The signature each album had when last prepared in full. */
+  /** Each album's signature as the last look at the tree found it. */
+  const signatures = new Map<string, string>();
+  /** The signature each album had when it was last prepared in full. */
   const prepared = new Map<string, string>();
   const listeners = new Set<(albumPath: string) => void>();
   let current: { path: string; done: number; total: number } | undefined;
   let filesPrepared = 0;
   let running: Promise<void> | undefined;
+  /** Looks at the tree, one after another (a look stats every album's folder). */
+  let looking: Promise<void> = Promise.resolve();
   let closed = false;
   const retries = new Set<NodeJS.Timeout>();
 
-  /** Every album whose files changed since its last pass waits for one (all of them at start). */
-  const onChange = () => {
-    const seen = new Set<string>();
+  /** Every album whose signature changed since its last pass waits for one (all of them at start). */
+  async function look(): Promise<void> {
+    const albums: Album[] = [];
     const walk = (node: TreeNode) => {
-      if (isAlbum(node)) {
-        seen.add(node.path);
-        if (prepared.get(node.path) !== signatureOf(node)) waiting.add(node.path);
-      }
+      if (isAlbum(node)) albums.push(node);
       for (const child of node.children) walk(child);
     };
     walk(index.root);
+    const seen = new Set(albums.map((a) => a.path));
+    for (const path of signatures.keys()) if (!seen.has(path)) signatures.delete(path);
     for (const path of prepared.keys()) if (!seen.has(path)) prepared.delete(path);
+    await inBatches(albums, SIGNATURE_BATCH, async (album) => {
+      const signature = await signatureOf(album, opts.albumsDir);
+      signatures.set(album.path, signature);
+      if (prepared.get(album.path) !== signature) waiting.add(album.path);
+    });
     kick();
+  }
+
+  const onChange = () => {
+    looking = looking.then(look).catch((err: unknown) => log.warn({ err }, 'could not look for albums to prepare'));
   };
 
   function kick(): void {
@@ -126,12 +148,13 @@ export function createPreparer(opts: PreparerOptions): Preparer {
       const path = waiting.values().next().value as string;
       waiting.delete(path);
       const album = index.node(path);
-      if (!isAlbum(album)) continue;
+      // The signature the album had before this pass: a change landing during it makes another.
+      const signature = signatures.get(path);
+      if (!isAlbum(album) || signature === undefined) continue;
       try {
         const done = await prepareAlbum(album);
         if (done === 'prepared') {
-          // The tree may have changed meanwhile: the album is prepared as it was read.
-          prepared.set(path, signatureOf(album));
+          prepared.set(path, signature);
           for (const listener of listeners) listener(path);
         } else if (done === 'later') retryLater(path);
       } catch (err) {
@@ -174,6 +197,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
           if (current) current.done++;
         }
       });
+      await dimensions.save(album);
       if (refused || closed) return 'later';
       await prepareCover(album);
       return 'prepared';
@@ -205,7 +229,11 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES);
     if (opts.coverFocus && cover.item.kind === 'image') {
       const stat = await fs.stat(where.absPath);
-      await opts.coverFocus({ mediaPath, absPath: where.absPath, version: { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, rotation: where.rotation } });
+      await opts.coverFocus({
+        mediaPath,
+        absPath: where.absPath,
+        version: { mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, rotation: where.rotation },
+      });
     }
   }
 
@@ -213,15 +241,14 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   onChange();
 
   return {
-    isPrepared: (albumPath) => {
-      const album = index.node(albumPath);
-      return isAlbum(album) && prepared.get(albumPath) === signatureOf(album);
-    },
+    isPrepared: (albumPath) => prepared.has(albumPath) && prepared.get(albumPath) === signatures.get(albumPath),
     progress: () => ({ albumsWaiting: waiting.size + (current ? 1 : 0), current: current && { ...current }, filesPrepared }),
     async idle() {
+      await looking;
       while (!closed && (running || waiting.size > 0)) {
         if (!running) kick();
         await running;
+        await looking;
       }
     },
     close() {
