@@ -5,15 +5,36 @@
  * ThumbHash, playback plan, date taken), and whether what visitors ask first was prepared for
  * that version (server/media/preparer.ts).
  */
+import type { TreeNode } from '../core/albums/album-tree.js';
+import { filesOf } from '../core/albums/live-photos.js';
 import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
+import type { Logger } from '../core/logger.js';
 import { isRotation } from '../core/albums/rotations.js';
 import type { PlaybackPlan } from '../core/media/playback-plan.js';
-import { isTakenDate, type TakenDate } from '../core/media/taken-date.js';
+import { isTakenDate, type TakenDate, wallClockOf } from '../core/media/taken-date.js';
 
 /** A video's playback plan and the `type` of its original's `<source>`. */
 export interface VideoPlayback {
   readonly plan: PlaybackPlan;
   readonly type?: string | undefined;
+}
+
+/** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
+export interface MediaDimensions {
+  readonly width: number;
+  readonly height: number;
+  readonly duration?: number | undefined;
+  /** Photos: the ThumbHash the tile shows until its thumbnail arrives (workers/thumb-hash.ts). */
+  readonly thumbHash?: string | undefined;
+  /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
+  readonly playback?: VideoPlayback | undefined;
+  /**
+   * When it was taken (docs/api.md#dates): EXIF DateTimeOriginal, a video's container time,
+   * else the file's mtime, as a wall-clock `YYYY-MM-DDTHH:MM:SS`. Set once the header is read.
+   */
+  readonly taken?: TakenDate | undefined;
+  /** True when `taken` is only the file's mtime: the file itself carries no date. */
+  readonly takenFromFile?: boolean | undefined;
 }
 
 /** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
@@ -95,4 +116,90 @@ function isStored(v: unknown): v is Stored {
     (s.taken === undefined || isTakenDate(s.taken)) &&
     (s.prepared === undefined || typeof s.prepared === 'string')
   );
+}
+
+/** An album's entries in memory, as loaded and since changed. */
+export interface AlbumRecord {
+  readonly entries: Map<string, Stored>;
+  /** Saves of one album run one after another, so an older snapshot never lands last. */
+  saving: Promise<void>;
+}
+
+/**
+ * The albums' records: each loaded from its file on first need and kept, written back a while
+ * after a change (a big album's reads go on meanwhile) or at once when asked.
+ */
+export class AlbumFactsStore {
+  readonly #records = new Map<string, Promise<AlbumRecord>>();
+  readonly #timers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
+
+  constructor(private readonly opts: { readonly fileOf: (albumPath: string) => string; readonly saveEveryMs: number; readonly log: Logger }) {}
+
+  of(albumPath: string): Promise<AlbumRecord> {
+    let record = this.#records.get(albumPath);
+    if (!record) {
+      record = readAlbumFacts(this.opts.fileOf(albumPath)).then((entries) => ({ entries, saving: Promise.resolve() }));
+      this.#records.set(albumPath, record);
+    }
+    return record;
+  }
+
+  /** Saves the record within saveEveryMs. */
+  saveLater(node: TreeNode, record: AlbumRecord): void {
+    if (this.#timers.has(record)) return;
+    const timer = setTimeout(() => void this.#saveNow(record), this.opts.saveEveryMs);
+    timer.unref();
+    this.#timers.set(record, { timer, node });
+  }
+
+  /** Saves the album's record now, when changes wait to be saved; resolves once it is written. */
+  async saveNow(node: TreeNode): Promise<void> {
+    const record = this.#records.get(node.path);
+    if (!record) return;
+    const loaded = await record;
+    // The album as it is now: the files it no longer has are left out of the file.
+    const pending = this.#timers.get(loaded);
+    if (pending) pending.node = node;
+    await this.#saveNow(loaded);
+  }
+
+  #saveNow(record: AlbumRecord): Promise<void> {
+    const pending = this.#timers.get(record);
+    if (!pending) return record.saving;
+    clearTimeout(pending.timer);
+    this.#timers.delete(record);
+    return this.#save(pending.node, record);
+  }
+
+  /** Writes the album's record, keeping only files the album still has. */
+  #save(node: TreeNode, record: AlbumRecord): Promise<void> {
+    record.saving = record.saving.then(async () => {
+      // Live Photos' movies are sized too (their plan picks their sources), though not listed.
+      const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
+      const entries: Record<string, Stored> = {};
+      for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
+      const file = this.opts.fileOf(node.path);
+      try {
+        await writeAlbumFacts(file, entries);
+      } catch (err) {
+        // A read-only cache costs header reads after a restart, not pages.
+        this.opts.log.warn({ err }, `could not write ${file}`);
+      }
+    });
+    return record.saving;
+  }
+}
+
+/** What a page is told of a file, from what is kept of it. */
+export function toDimensions(s: Stored): MediaDimensions {
+  // The mtime kept is the file's, as it was read: the fallback date of a file that carries none.
+  const taken = s.taken ?? wallClockOf(s.mtimeMs);
+  const dims = {
+    width: s.width,
+    height: s.height,
+    duration: s.duration,
+    ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}),
+    ...(taken ? { taken, takenFromFile: s.taken === undefined } : {}),
+  };
+  return s.playback ? { ...dims, playback: s.playback } : dims;
 }

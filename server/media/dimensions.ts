@@ -1,36 +1,19 @@
 import fs from 'node:fs/promises';
 import type { MediaItem, TreeNode } from '../core/albums/album-tree.js';
 import { inBatches } from '../core/in-batches.js';
-import { filesOf } from '../core/albums/live-photos.js';
 import { HttpError } from '../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 import type { TaskPriority } from './priority-lane.js';
 import type { Logger } from '../core/logger.js';
 import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../core/media/playback-plan.js';
-import { isTakenDate, type TakenDate, wallClockOf } from '../core/media/taken-date.js';
+import { isTakenDate, } from '../core/media/taken-date.js';
 import { Semaphore } from '../core/semaphore.js';
-import { isThumbHash, readAlbumFacts, type Stored, type VideoPlayback, writeAlbumFacts } from './dimensions-file.js';
+import { AlbumFactsStore, type AlbumRecord, isThumbHash, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
+
+export type { MediaDimensions };
 
 export type { VideoPlayback };
-
-/** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
-export interface MediaDimensions {
-  readonly width: number;
-  readonly height: number;
-  readonly duration?: number | undefined;
-  /** Photos: the ThumbHash the tile shows until its thumbnail arrives (workers/thumb-hash.ts). */
-  readonly thumbHash?: string | undefined;
-  /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
-  readonly playback?: VideoPlayback | undefined;
-  /**
-   * When it was taken (docs/api.md#dates): EXIF DateTimeOriginal, a video's container time,
-   * else the file's mtime, as a wall-clock `YYYY-MM-DDTHH:MM:SS`. Set once the header is read.
-   */
-  readonly taken?: TakenDate | undefined;
-  /** True when `taken` is only the file's mtime: the file itself carries no date. */
-  readonly takenFromFile?: boolean | undefined;
-}
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
 export interface DimensionsProvider {
@@ -69,8 +52,6 @@ export interface DimensionsCacheOptions {
   readonly reader: HeaderReader;
   /** Header reads in flight at once: the pool's queue is shared with thumbnails. */
   readonly concurrency?: number;
-  /** How long a page waits for first reads; later ones still land in the cache. */
-  readonly waitMs?: number;
   /**
    * Told when a video is probed for the first time (per version) and browsers cannot all play
    * it as it is: the gallery starts its web copy then, in the background, so it is usually
@@ -89,11 +70,6 @@ interface FileVersion {
   readonly rotation: number;
 }
 
-interface AlbumRecord {
-  readonly entries: Map<string, Stored>;
-  /** Saves of one album run one after another, so an older snapshot never lands last. */
-  saving: Promise<void>;
-}
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -107,7 +83,6 @@ interface AlbumRecord {
 /** Reads started together: settles when all are over (never rejects). */
 interface Filling {
   readonly done: Promise<void>;
-  readonly waitUntil: number;
 }
 
 export class DimensionsCache {
@@ -116,7 +91,7 @@ export class DimensionsCache {
   readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
   /** Items whose read is under way: when it ends, and until when a page may wait for it. */
   readonly #filling = new WeakMap<MediaItem, Filling>();
-  readonly #albums = new Map<string, Promise<AlbumRecord>>();
+  readonly #records: AlbumFactsStore;
   /** Reads under way; null: unreadable, undefined: not now (a busy pool). */
   readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
   readonly #background = new Set<Promise<void>>();
@@ -134,7 +109,6 @@ export class DimensionsCache {
    */
   readonly #knownUpTo = new WeakMap<readonly MediaItem[], number>();
   /** Albums with reads saved later, and when. */
-  readonly #saveTimers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
   #closed = false;
 
   constructor(opts: DimensionsCacheOptions) {
@@ -142,13 +116,13 @@ export class DimensionsCache {
     this.#opts = {
       ...opts,
       concurrency: opts.concurrency ?? 4,
-      waitMs: opts.waitMs ?? 3000,
       saveEveryMs: opts.saveEveryMs ?? SAVE_EVERY_MS,
       onVideoNeedsCopy: opts.onVideoNeedsCopy ?? (() => undefined),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
     }
+    this.#records = new AlbumFactsStore({ fileOf: (albumPath) => this.fileOf(albumPath), saveEveryMs: this.#opts.saveEveryMs, log: this.#opts.log });
     this.#slots = new Semaphore(this.#opts.concurrency);
   }
 
@@ -159,22 +133,10 @@ export class DimensionsCache {
   });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
-    await this.#start(node, items);
-    // Every read of these items is waited for, whoever started it (the page's own lookup, or
-    // the album's date span asking for the whole album at the same moment), but only until
-    // waitMs after it started: a cold album must not hold the page for long, what is not read
-    // by then renders without a size this once, and a later view of it under load does not
-    // wait the whole waitMs again (docs/api.md#pages).
-    const now = performance.now();
-    const pending = new Set<Filling>();
-    for (const item of items) {
-      const filling = this.#filling.get(item);
-      if (filling && filling.waitUntil > now) pending.add(filling);
-    }
-    if (pending.size > 0) {
-      const waitUntil = Math.max(...Array.from(pending, (f) => f.waitUntil));
-      await Promise.race([Promise.all(Array.from(pending, (f) => f.done)), delay(waitUntil - now)]);
-    }
+    // A page never waits for a header read (issue 27): what the album's record holds now, the
+    // rest read at grid priority (a visitor asks) and shown by a later render of the page; only
+    // the record's own look (a stat per file, once per file version) is waited for.
+    await (await this.#start(node, items))?.checked;
     return this.#answers(items);
   }
 
@@ -202,23 +164,22 @@ export class DimensionsCache {
   /** Whether `item`, as it is now (known, read from its current version), was prepared as `stamp` says. */
   async isPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<boolean> {
     if (!this.#known.get(item)) return false;
-    return (await this.#record(node.path)).entries.get(item.name)?.prepared === stamp;
+    return (await this.#records.of(node.path)).entries.get(item.name)?.prepared === stamp;
   }
 
   /** Notes that `item`, as it is now, was prepared as `stamp` says; saved with the album's record. */
   async markPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<void> {
     if (!this.#known.get(item)) return;
-    const record = await this.#record(node.path);
+    const record = await this.#records.of(node.path);
     const stored = record.entries.get(item.name);
     if (!stored || stored.prepared === stamp) return;
     record.entries.set(item.name, { ...stored, prepared: stamp });
-    this.#saveLater(node, record);
+    this.#records.saveLater(node, record);
   }
 
   /** Writes what is known of the album now, when anything waits to be written (the end of its preparation). */
   async save(node: TreeNode): Promise<void> {
-    const record = this.#albums.get(node.path);
-    if (record) await this.#saveNow(node, await record);
+    await this.#records.saveNow(node);
   }
 
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
@@ -238,9 +199,9 @@ export class DimensionsCache {
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length === 0) return undefined;
     let ended!: () => void;
-    const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)), waitUntil: performance.now() + this.#opts.waitMs };
+    const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)) };
     for (const item of missing) this.#filling.set(item, filling);
-    const record = await this.#record(node.path);
+    const record = await this.#records.of(node.path);
     // A whole cold album (its dates) is checked a batch at a time (server/core/in-batches.ts).
     // A page's own items are checked and read all at once. A whole cold album (its dates) is
     // gone through a batch at a time (server/core/in-batches.ts): first the disk cache, then
@@ -258,11 +219,11 @@ export class DimensionsCache {
           missing.filter((_, at) => unread[at]),
           READ_BATCH,
           async (item) => {
-            if (await this.#readItem(node, item, record, priority)) this.#saveLater(node, record);
+            if (await this.#readItem(node, item, record, priority)) this.#records.saveLater(node, record);
           },
         ),
       )
-      .then(() => this.#saveNow(node, record))
+      .then(() => this.#records.saveNow(node))
       .finally(() => {
         for (const item of missing) this.#filling.delete(item);
         ended();
@@ -396,54 +357,6 @@ export class DimensionsCache {
     }
   }
 
-  #record(albumPath: string): Promise<AlbumRecord> {
-    let record = this.#albums.get(albumPath);
-    if (!record) {
-      record = this.#load(albumPath);
-      this.#albums.set(albumPath, record);
-    }
-    return record;
-  }
-
-  async #load(albumPath: string): Promise<AlbumRecord> {
-    return { entries: await readAlbumFacts(this.fileOf(albumPath)), saving: Promise.resolve() };
-  }
-
-  /** Saves the record within saveEveryMs (reads of a big album go on meanwhile). */
-  #saveLater(node: TreeNode, record: AlbumRecord): void {
-    if (this.#saveTimers.has(record)) return;
-    const timer = setTimeout(() => void this.#saveNow(node, record), this.#opts.saveEveryMs);
-    timer.unref();
-    this.#saveTimers.set(record, { timer, node });
-  }
-
-  /** Saves the record now if reads are waiting to be saved. */
-  #saveNow(node: TreeNode, record: AlbumRecord): Promise<void> {
-    const pending = this.#saveTimers.get(record);
-    if (!pending) return record.saving;
-    clearTimeout(pending.timer);
-    this.#saveTimers.delete(record);
-    return this.#save(node, record);
-  }
-
-  /** Writes the album's record, keeping only files the album still has. */
-  #save(node: TreeNode, record: AlbumRecord): Promise<void> {
-    record.saving = record.saving.then(async () => {
-      // Live Photos' movies are sized too (their plan picks their sources), though not listed.
-      const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
-      const entries: Record<string, Stored> = {};
-      for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
-      const file = this.fileOf(node.path);
-      try {
-        await writeAlbumFacts(file, entries);
-      } catch (err) {
-        // A read-only cache costs header reads after a restart, not pages.
-        this.#opts.log.warn({ err }, `could not write ${file}`);
-      }
-    });
-    return record.saving;
-  }
-
   #track(work: Promise<unknown>): void {
     const tracked = work.then(
       () => undefined,
@@ -454,18 +367,6 @@ export class DimensionsCache {
   }
 }
 
-function toDimensions(s: Stored): MediaDimensions {
-  // The mtime kept is the file's, as it was read: the fallback date of a file that carries none.
-  const taken = s.taken ?? wallClockOf(s.mtimeMs);
-  const dims = {
-    width: s.width,
-    height: s.height,
-    duration: s.duration,
-    ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}),
-    ...(taken ? { taken, takenFromFile: s.taken === undefined } : {}),
-  };
-  return s.playback ? { ...dims, playback: s.playback } : dims;
-}
 
 /** A video's size and length, and its plan when the probe told what it depends on. */
 function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
