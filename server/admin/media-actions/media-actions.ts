@@ -8,7 +8,8 @@ import { moveAcrossDevices, renameDurably, syncDirectories } from '../../core/fs
 import type { Logger } from '../../core/logger.js';
 import { mediaCacheFiles, mediaKind, turnMethodOf } from '../../core/media-catalogue.js';
 import { isMissing } from '../../core/paths.js';
-import { type AlbumFiles, type AlbumInQueue, type AlbumRecord, MAX_CAPTION_LENGTH, TRASH_DIR, conflict } from '../album-files.js';
+import { type AlbumRecord, MAX_CAPTION_LENGTH } from '../album-fields.js';
+import { type AlbumFiles, type AlbumInQueue, TRASH_DIR, conflict } from '../album-files.js';
 import { listMediaFiles } from '../media-listing.js';
 import { isSafeFileName } from '../uploads/safe-file-name.js';
 import { addTurns, isRotation, type Rotation } from '../../core/albums/rotations.js';
