@@ -24,7 +24,7 @@ export const QUICKTIME_CONTENT_ID_KEY = 'com.apple.quicktime.content.identifier'
 /** The pool's `contentId` task (workers/tasks.ts). */
 export async function contentId(task: ContentIdTask & TaskClock): Promise<ContentIdResult> {
   parentPort?.postMessage(taskStarted(task.runId));
-  // A FIFO or device would block the open for good (see regularFile in media-worker.ts).
+  // A FIFO or device would block the open for good (see regularFile in open-image.ts).
   if (!(await fs.stat(task.src)).isFile()) throw new Error(`${path.basename(task.src)} is not a regular file`);
   return { contentId: task.kind === 'video' ? await readQuickTimeContentId(task.src) : await readStillContentId(task.src) };
 }

@@ -4,7 +4,7 @@
  * one core here, with the decoder's memory (its WebAssembly heap) growing with the largest
  * photo decoded and never shrinking while its thread lives. That is why HEIF work runs in a
  * lane of its own, one photo at a time, whose thread is ended after a large photo and when
- * idle (server/media/pool.ts). libheif applies the container's rotation and mirroring, so
+ * idle (server/media/pool-lanes.ts). libheif applies the container's rotation and mirroring, so
  * the pixels come out upright and carry no EXIF orientation to apply again.
  *
  * What a decode costs is known before it starts, from the file's boxes (heif-items.ts):

@@ -17,7 +17,7 @@ function startSeconds(task: TaskClock): number {
   return Math.max(1, Math.floor(workerBudgetMs(task.deadlineMs) / 1000));
 }
 
-/** A FIFO or device would block libvips' open for good (see regularFile in media-worker.ts). */
+/** A FIFO or device would block libvips' open for good (see regularFile in open-image.ts). */
 async function regularFile(file: string): Promise<string> {
   if (!(await fs.stat(file)).isFile()) throw new Error(`${path.basename(file)} is not a regular file`);
   return file;

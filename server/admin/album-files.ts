@@ -1,7 +1,12 @@
+/**
+ * Where and when the admin writes the album tree: each album.json changed inside its album's
+ * queue, read with its version and replaced only if unchanged, new album folders kept inside
+ * ALBUMS_DIR, deleted albums moved to the trash. What goes into album.json is album-fields.ts.
+ */
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AlbumMeta, AlbumRecordError, checkAlbumFields, parseAlbumRecord, toAlbumMeta } from '../core/albums/album-record.js';
+import { type AlbumMeta, AlbumRecordError, parseAlbumRecord, toAlbumMeta } from '../core/albums/album-record.js';
 import { hasPassword } from '../core/albums/album-tree.js';
 import { type RecordWithToken, readRecordWithToken } from '../core/albums/record-token.js';
 import { ALBUM_FILE } from '../core/albums/scan.js';
@@ -9,25 +14,15 @@ import { revokeAllLinks } from '../core/albums/share-links.js';
 import { type FileVersion, readVersioned, replaceIfUnchanged } from '../core/albums/versioned-file.js';
 import { renameDurably, writeFileAtomic } from '../core/fs-atomic.js';
 import { HttpError, badRequest, notFound } from '../core/errors.js';
-import { mediaKind } from '../core/media-catalogue.js';
-import { hasHiddenSegment, isInside, isMissing, parseRelativePath, resolveInside } from '../core/paths.js';
+import { isInside, isMissing, resolveInside } from '../core/paths.js';
+import { type AlbumRecord, applyPatch, checkPatch, checkThumbnail, invalidMetadata, serializeRecord } from './album-fields.js';
 import { parseJsonObject } from './json-object.js';
 import type { KeyedQueue } from './keyed-queue.js';
 
 /** Folder under ALBUMS_DIR that receives deleted albums; dot-prefixed, so never scanned or served. */
 export const TRASH_DIR = '.trash';
 
-/** album.json as parsed: the fields of docs/api.md#albumjson, plus any the admin does not know (kept as they are). */
-export type AlbumRecord = Record<string, unknown>;
-
-/** A token has to resist guessing: a share link with it opens the album without a password. */
-const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{16,200}$/;
-
-/** Fields that cannot be removed with `null`: an album needs a title and a token. */
-const REQUIRED_FIELDS = new Set(['title', 'token']);
-
 export const conflict = (message: string) => new HttpError(409, message);
-const invalidMetadata = (problems: readonly string[]) => badRequest(`Invalid album metadata: ${problems.join('; ')}`);
 
 export interface StoredAlbum {
   readonly path: string;
@@ -286,65 +281,6 @@ export class AlbumFiles {
   }
 }
 
-/** Checks a patch before it is merged: known fields, right types, a strong token, a safe cover path. */
-function checkPatch(patch: Record<string, unknown>): void {
-  // An empty optional text removes the field (mergePatch): it is not a value to check.
-  const problems = checkAlbumFields(Object.fromEntries(Object.entries(patch).filter(([key, value]) => !(CLEARED_BY_EMPTY.has(key) && value === ''))));
-  for (const field of REQUIRED_FIELDS) if (Object.hasOwn(patch, field) && patch[field] === null) problems.push(`${field} cannot be removed`);
-  // Made and revoked one at a time, with strong ids, by /api/share-links (docs/api.md#admin-server).
-  if (Object.hasOwn(patch, 'shareLinks')) problems.push('shareLinks are made and revoked through /api/share-links/{path}');
-  if (typeof patch.token === 'string' && !TOKEN_SHAPE.test(patch.token)) {
-    problems.push('token must be 16 to 200 characters of letters, digits, ".", "_", "~" and "-"');
-  }
-  if (typeof patch.description === 'string' && patch.description.length > MAX_DESCRIPTION_LENGTH) {
-    problems.push(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
-  }
-  const captions = patch.captions;
-  if (typeof captions === 'object' && captions !== null && Object.values(captions).some((c) => typeof c === 'string' && c.length > MAX_CAPTION_LENGTH)) {
-    problems.push(`a caption must be at most ${MAX_CAPTION_LENGTH} characters`);
-  }
-  if (problems.length > 0) throw invalidMetadata(problems);
-}
-
-/** Optional text fields an empty string removes, as `null` does. */
-const CLEARED_BY_EMPTY = new Set(['password', 'thumbnail', 'description', 'date']);
-
-/** Lengths the admin accepts (the gallery itself reads any): a description is a paragraph or two, a caption a line. */
-export const MAX_DESCRIPTION_LENGTH = 5000;
-export const MAX_CAPTION_LENGTH = 1000;
-
-/**
- * A record with `patch` (already checked) applied: null (or an empty password or cover) removes the field, so
- * album.json keeps only what differs from the documented defaults that were set on purpose.
- */
-function applyPatch(record: AlbumRecord, patch: Record<string, unknown>): AlbumRecord {
-  const next: AlbumRecord = { ...record };
-  for (const [key, value] of Object.entries(patch)) {
-    const clears = value === null || value === undefined || (CLEARED_BY_EMPTY.has(key) && value === '');
-    if (clears) delete next[key];
-    else next[key] = key === 'title' && typeof value === 'string' ? value.trim() : value;
-  }
-  if (typeof next.thumbnail === 'string') {
-    const cover = parseRelativePath(next.thumbnail, 'thumbnail');
-    if (hasHiddenSegment(cover) || mediaKind(cover) === undefined) {
-      throw invalidMetadata(['thumbnail must name a photo or video of the album or of a child album']);
-    }
-    next.thumbnail = cover;
-  }
-  return next;
-}
-
-/** A cover must exist: a typo would otherwise silently fall back to the first photo. `dir` is a real path. */
-async function checkThumbnail(dir: string, thumbnail: string): Promise<void> {
-  try {
-    const real = await fs.realpath(path.join(dir, ...thumbnail.split('/')));
-    if (isInside(dir, real) && (await fs.stat(real)).isFile()) return;
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-  }
-  throw invalidMetadata([`thumbnail "${thumbnail}" is not a file of the album or of a child album`]);
-}
-
 async function readRecord(dir: string, albumPath: string): Promise<{ version: FileVersion; record: AlbumRecord }> {
   let version: FileVersion;
   try {
@@ -358,36 +294,6 @@ async function readRecord(dir: string, albumPath: string): Promise<{ version: Fi
     throw conflict(`The album.json of ${albumPath} is not a JSON object; fix it by hand first`);
   }
   return { version, record: parsed as AlbumRecord };
-}
-
-const FIELD_ORDER = [
-  'title',
-  'description',
-  'date',
-  'password',
-  'thumbnail',
-  'order',
-  'hidden',
-  'isCollection',
-  'allowAnonymous',
-  'style',
-  'sort',
-  'hideLocation',
-  'token',
-  'captions',
-  'rotations',
-];
-
-/**
- * Known fields first, in the order docs/api.md#albumjson lists them, so hand-diffs of album.json stay readable. Built with
- * Object.fromEntries, which defines every key as a plain field: a `__proto__` or `constructor`
- * the owner wrote is kept as it is, and can neither set a prototype nor be mistaken for one.
- */
-function serializeRecord(record: AlbumRecord): string {
-  const own = (key: string) => (Object.hasOwn(record, key) ? record[key] : undefined);
-  const known = FIELD_ORDER.filter((key) => own(key) !== undefined).map((key) => [key, own(key)] as const);
-  const others = Object.entries(record).filter(([key]) => !FIELD_ORDER.includes(key));
-  return `${JSON.stringify(Object.fromEntries([...known, ...others]), null, 2)}\n`;
 }
 
 async function writeRecord(dir: string, record: AlbumRecord): Promise<void> {

@@ -1,7 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { Piscina } from 'piscina';
 import {
-  type HeifLaneWorkerData,
   isChildProcessNotice,
   isNeedsHeifLaneError,
   isTaskStarted,
@@ -11,57 +9,32 @@ import {
   type TaskClock,
 } from '../../workers/tasks.js';
 import { notFound } from '../core/errors.js';
-import { needsHeifDecoder } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
 import { FailedDecodes } from './failed-decodes.js';
 import { MediaTaskError, PoolBusyError, TaskCancelledError } from './pool-errors.js';
-import { PriorityLane, type QueuedWork, TASK_PRIORITIES, type TaskPriority } from './priority-lane.js';
-import { DEFAULT_TASK_DEADLINES, type DeadlineKind, type TaskDeadlines } from './task-deadlines.js';
-import { WORKER_FILE, workerExecArgv } from './worker-file.js';
+import { DEFAULT_LANES, LANE_OF, type Lane, type LaneSize, type LaneSizeOptions, laneSizesOf, type PoolLane, startLane } from './pool-lanes.js';
+import { type QueuedWork, TASK_PRIORITIES, type TaskPriority } from './priority-lane.js';
+import { checkedDeadlines, DEADLINE_OF, type TaskDeadlines } from './task-deadlines.js';
 import type { Logger } from '../core/logger.js';
 
 export { MediaTaskError, PoolBusyError, TaskCancelledError };
 export type { QueuedWork };
 export type { MediaTaskName };
+export { DEFAULT_LANES };
+export type { LaneSize, PoolLane };
 
 /**
  * The main-thread side of the media pool: every image and video operation runs in a
  * worker thread, behind a bounded queue, so a burst of cold thumbnails can neither block
  * the event loop nor pile up without limit; and every task has a deadline, so a hostile or
  * unreadable file can hold a worker only that long before the worker is ended and replaced.
+ * The lanes themselves (which task runs where, their sizes, their threads) are pool-lanes.ts;
+ * the deadlines task-deadlines.ts.
  */
-
-/** The size of one lane: its worker threads and the tasks allowed to wait for them. */
-export interface LaneSize {
-  readonly workers: number;
-  /** Visitors' tasks (grid and view priority) allowed to wait; past it, PoolBusyError. */
-  readonly maxQueue: number;
-  /** Background tasks allowed to wait (default: maxQueue); past it they are refused and dropped by their callers. */
-  readonly maxBackgroundQueue?: number;
-  /** View tasks allowed to wait (default: maxQueue). */
-  readonly maxViewQueue?: number;
-}
-
-/**
- * The pool's lanes, each its own set of worker threads with its own bounded queue, so one kind
- * of work can neither starve nor crowd out another:
- * - `main`: everything quick (JPEG, PNG… thumbnails, headers, EXIF, video probes and posters).
- * - `heif`: decoding HEIC/HEIF photos, whose HEVC pixels libvips cannot decode: a WebAssembly
- *   decoder takes a second or two and a few hundred MB per photo, so a folder of iPhone photos
- *   goes through one (by default) at a time and never holds the grid's JPEG thumbnails back.
- *   A photo goes there by its name; one found to be a HEIC only by its bytes (a HEIC named
- *   `.jpg`) is handed there by the main lane's worker (needsHeifLaneError in workers/tasks.ts).
- *   Its threads end as soon as the lane has nothing to do (HEIF_IDLE_MS): a WebAssembly heap
- *   never shrinks, and ending its thread is the only way to give its memory back.
- * - `video`: making web-playable copies of videos (remux, H.264 transcode): minutes of
- *   ffmpeg in a child process of low priority, in the background.
- * Within a lane, tasks wait in a priority queue (server/media/priority-lane.ts).
- */
-export type PoolLane = 'main' | 'heif' | 'video';
 
 export type { TaskPriority };
 
-export interface MediaPoolOptions {
+export interface MediaPoolOptions extends LaneSizeOptions {
   /** Worker threads of the main lane, one per core is right: each runs one task at a time. */
   readonly workers: number;
   /** Visitors' tasks allowed to wait for a free worker of the main lane; past it a task is refused (PoolBusyError). */
@@ -123,41 +96,6 @@ export interface MediaPool extends MediaTaskMethods {
 }
 
 /**
- * Which deadline a task gets depends on the work, not only on its name. A deadline ends a
- * task with a failure, not a refusal: the time is spent on this file (hostile,
- * pathological or on a hung mount) and a retry would only spend it again.
- */
-const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => DeadlineKind } = {
-  thumbnail: (task) => (task.kind === 'video' ? 'videoThumbnail' : 'imageThumbnail'),
-  fullSize: () => 'imageThumbnail',
-  decodeCheck: () => 'imageThumbnail',
-  exif: () => 'exif',
-  videoInfo: () => 'videoInfo',
-  dimensions: (task) => (task.kind === 'video' ? 'videoDimensions' : 'imageDimensions'),
-  webVideo: (task) => (task.plan === 'faststart' ? 'videoRemux' : 'videoTranscode'),
-  // A header read like EXIF's, for a movie too (its metadata atom, never its frames).
-  contentId: () => 'exif',
-  // A decode shrunk on load, as a small thumbnail's.
-  coverFocus: () => 'imageThumbnail',
-  siteIcon: () => 'imageThumbnail',
-};
-
-/** Which lane a task runs in: by the work, as for deadlines. */
-const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>) => PoolLane } = {
-  thumbnail: (task) => (task.kind === 'image' && needsHeifDecoder(task.src) ? 'heif' : 'main'),
-  fullSize: (task) => (needsHeifDecoder(task.src) ? 'heif' : 'main'),
-  // Uploads are checked by the admin's own pool, whose heif lane is its only busy one.
-  decodeCheck: () => 'heif',
-  exif: () => 'main',
-  videoInfo: () => 'main',
-  dimensions: () => 'main',
-  webVideo: () => 'video',
-  contentId: () => 'main',
-  coverFocus: () => 'main',
-  siteIcon: () => 'main',
-};
-
-/**
  * Without a priority given: page sizes are what a grid waits for; the rest is for someone
  * looking at one photo or video. Thumbnails get theirs from the cache, by size.
  */
@@ -183,45 +121,8 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
  */
 export const BACKGROUND_DELAY_MS = 1000;
 
-/** Lanes other than main: one worker each. */
-export const DEFAULT_LANES: Readonly<Record<Exclude<PoolLane, 'main'>, LaneSize>> = Object.freeze({
-  heif: { workers: 1, maxQueue: 64 },
-  video: { workers: 1, maxQueue: 1000 },
-});
-/**
- * How long the heif lane's thread outlives its last task. Its WebAssembly heap keeps the
- * high-water mark of every photo it decoded (some 250 MB after a 24 MP HEIC, more after each
- * larger one) until the thread ends; a new thread costs about 0.1 s to compile the decoder.
- * Two seconds keep the thread through a page of HEIC tiles or a viewer's next photo, and give
- * the memory back soon after (README, "Phone photos and videos").
- */
-const HEIF_IDLE_MS = 2_000;
-const HEIF_LANE_DATA: HeifLaneWorkerData = Object.freeze({ heifDecoder: true });
-
-interface Lane {
-  readonly piscina: Piscina;
-  readonly queue: PriorityLane;
-}
-
 export function createMediaPool(options: MediaPoolOptions): MediaPool {
-  const sizes: Record<PoolLane, LaneSize> = {
-    main: {
-      workers: options.workers,
-      maxQueue: options.maxQueue,
-      maxBackgroundQueue: options.maxBackgroundQueue ?? options.maxQueue,
-      ...(options.maxViewQueue === undefined ? {} : { maxViewQueue: options.maxViewQueue }),
-    },
-    heif: options.lanes?.heif ?? DEFAULT_LANES.heif,
-    video: options.lanes?.video ?? DEFAULT_LANES.video,
-  };
-  for (const [name, { workers, maxQueue, maxBackgroundQueue = maxQueue }] of Object.entries(sizes)) {
-    const prefix = name === 'main' ? '' : `lanes.${name}.`;
-    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`${prefix}workers must be an integer >= 1, got ${workers}`);
-    if (!Number.isInteger(maxQueue) || maxQueue < 0) throw new RangeError(`${prefix}maxQueue must be an integer >= 0, got ${maxQueue}`);
-    if (!Number.isInteger(maxBackgroundQueue) || maxBackgroundQueue < 0) {
-      throw new RangeError(`${prefix}maxBackgroundQueue must be an integer >= 0, got ${maxBackgroundQueue}`);
-    }
-  }
+  const sizes = laneSizesOf(options);
   const backgroundDelayMs = options.backgroundDelayMs ?? BACKGROUND_DELAY_MS;
   if (!Number.isFinite(backgroundDelayMs) || backgroundDelayMs < 0) throw new RangeError(`backgroundDelayMs must be a number >= 0, got ${backgroundDelayMs}`);
   const { log } = options;
@@ -242,37 +143,13 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     }
   };
 
-  function createLane(size: LaneSize, idleTimeout?: number, workerData?: HeifLaneWorkerData): Lane {
-    const piscina = new Piscina({
-      filename: WORKER_FILE,
-      // A lane with an idle timeout starts its threads when work comes and ends them after.
-      minThreads: idleTimeout === undefined ? size.workers : 0,
-      maxThreads: size.workers,
-      ...(idleTimeout === undefined ? {} : { idleTimeout }),
-      ...(workerData === undefined ? {} : { workerData }),
-      // No maxQueue: the lane's own queue hands piscina a task only when a worker is free.
-      execArgv: workerExecArgv(),
-      // Tasks last tens of milliseconds to minutes, so the latency Atomics.wait saves is
-      // nothing, while waiting that way would freeze whatever async work (a child process being
-      // reaped, a file handle closing) a task left behind.
-      atomics: 'disabled',
-    });
-    piscina.on('message', onMessage);
-    const queue = new PriorityLane({
-      workers: size.workers,
-      maxQueue: size.maxQueue,
-      maxBackgroundQueue: size.maxBackgroundQueue ?? size.maxQueue,
-      ...(size.maxViewQueue === undefined ? {} : { maxViewQueue: size.maxViewQueue }),
-      backgroundDelayMs,
-    });
-    return { piscina, queue };
-  }
+  const settings = { backgroundDelayMs, onMessage };
   // The main lane's threads start now (the first page should not wait for them); the others on first use.
-  const lanes = new Map<PoolLane, Lane>([['main', createLane(sizes.main)]]);
+  const lanes = new Map<PoolLane, Lane>([['main', startLane('main', sizes.main, settings)]]);
   const laneFor = (name: PoolLane): Lane => {
     let lane = lanes.get(name);
     if (!lane) {
-      lane = name === 'heif' ? createLane(sizes.heif, HEIF_IDLE_MS, HEIF_LANE_DATA) : createLane(sizes[name]);
+      lane = startLane(name, sizes[name], settings);
       lanes.set(name, lane);
     }
     return lane;
@@ -392,16 +269,6 @@ class NeedsHeifLane extends Error {}
 /** The pool closing during shutdown refused the task: try again later, nothing failed. */
 function isClosing(err: unknown): boolean {
   return err instanceof Error && err.name === 'AbortError';
-}
-
-function checkedDeadlines(given: Partial<TaskDeadlines> = {}): TaskDeadlines {
-  for (const [kind, ms] of Object.entries(given)) {
-    if (!(kind in DEFAULT_TASK_DEADLINES)) throw new RangeError(`deadlines.${kind} is not a kind of media task`);
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
-      throw new RangeError(`deadlines.${kind} must be a positive number of milliseconds, got ${String(ms)}`);
-    }
-  }
-  return Object.freeze({ ...DEFAULT_TASK_DEADLINES, ...given });
 }
 
 async function isGone(file: string): Promise<boolean> {

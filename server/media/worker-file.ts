@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Where the media pool's worker threads start (server/media/pool.ts), from sources or from the build. */
+/** Where the media pool's worker threads start (server/media/pool-lanes.ts), from sources or from the build. */
 
 /** `.ts` when running from sources (tests, tsx), `.js` when running the build in dist/. */
 const OWN_EXTENSION = path.extname(fileURLToPath(import.meta.url));

@@ -58,9 +58,10 @@ describe('media catalogue and its consumers', () => {
       } finally {
         await fx.close();
       }
-      const lightbox = fs.readFileSync(path.join(VIEWS_DIR, 'assets', 'lightbox.js'), 'utf8');
-      expect(lightbox).to.include('dataset.lightboxWidth');
-      expect(lightbox).not.to.include(String(THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL]));
+      // The lightbox and its top bar (which offers the original past that width).
+      const viewer = ['lightbox.js', 'viewer-toolbar.js'].map((file) => fs.readFileSync(path.join(VIEWS_DIR, 'assets', file), 'utf8')).join('\n');
+      expect(viewer).to.include('dataset.lightboxWidth');
+      expect(viewer).not.to.include(String(THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL]));
     });
   });
 
@@ -151,7 +152,7 @@ describe('media catalogue and its consumers', () => {
       } finally {
         fx.close();
       }
-      const scripts = ['admin/upload.js', 'admin/assets.js', 'lightbox.js', 'album.js', 'album-items.js'];
+      const scripts = ['admin/upload.js', 'admin/assets.js', 'lightbox.js', 'viewer-toolbar.js', 'video-slides.js', 'album.js', 'album-items.js'];
       for (const script of scripts) {
         const text = fs.readFileSync(path.join(VIEWS_DIR, 'assets', script), 'utf8');
         for (const ext of [...MEDIA_EXTENSIONS.image, ...MEDIA_EXTENSIONS.video]) expect(text, script).not.to.match(new RegExp(`[\\s'"\`|(,]\\${ext}\\b`, 'i'));

@@ -83,7 +83,18 @@ function initAlbum(list) {
 }
 
 /** What the lightbox imports (views/assets/lightbox.js), by their keys in #media's data-assets. */
-const LIGHTBOX_MODULES = ['lightbox', 'pswpLightbox', 'pswp', 'overlays', 'exifFormat', 'livePhoto', 'slideshow', 'viewerHistory'];
+const LIGHTBOX_MODULES = [
+  'lightbox',
+  'pswpLightbox',
+  'pswp',
+  'overlays',
+  'exifFormat',
+  'livePhoto',
+  'slideshow',
+  'viewerHistory',
+  'viewerToolbar',
+  'videoSlides',
+];
 
 /**
  * Tiles' placeholders and thumbnails (views/assets/tile-placeholders.js, tile-images.js):

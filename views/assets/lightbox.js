@@ -1,16 +1,10 @@
 // The lightbox: PhotoSwipe 5 over the album's whole media list (not only the tiles loaded
-// on the page), with videos fitted to the screen and played on arrival, the original photo on
-// demand, a deep link per photo (#photo=<file name>) that is also a history entry (Back
-// closes the viewer: viewer-history.js), the details and help overlays and a slideshow
-// (slideshow.js). Closing returns to the tile of the last photo seen (README "The viewer").
-
-const ICONS = {
-  help: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 16h-2v-2h2v2Zm2.07-7.75-.9.92C13.45 11.9 13 12.5 13 14h-2v-.5c0-1.1.45-2.1 1.17-2.83l1.24-1.26A2 2 0 1 0 10 8H8a4 4 0 1 1 7.07 2.25Z',
-  info: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 15h-2v-6h2v6Zm0-8h-2V7h2v2Z',
-  original: 'M4 4h6v2H6v4H4V4Zm10 0h6v6h-2V6h-4V4ZM4 14h2v4h4v2H4v-6Zm14 0h2v6h-6v-2h4v-4Z',
-  download: 'M11 3h2v9.17l3.59-3.58L18 10l-6 6-6-6 1.41-1.41L11 12.17V3Zm-6 15h14v2H5v-2Z',
-};
-const icon = (path) => `<svg aria-hidden="true" class="pswp__icn" viewBox="0 0 24 24" width="24" height="24"><path d="${path}"/></svg>`;
+// on the page), with a deep link per photo (#photo=<file name>) that is also a history entry
+// (Back closes the viewer: viewer-history.js). Closing returns to the tile of the last photo
+// seen (README "The viewer"). This file sets PhotoSwipe up and follows the slide; its parts
+// live beside it: the top bar, caption and original on demand (viewer-toolbar.js), video
+// slides (video-slides.js), the details and help overlays (overlays.js), the slideshow
+// (slideshow.js) and Live Photos (live-photo.js).
 
 /** Size used until a photo's real one is known: PhotoSwipe needs one to lay the slide out. */
 const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
@@ -31,6 +25,8 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     { createLivePhotos },
     { createSlideshow },
     { createViewerHistory },
+    { createViewerToolbar },
+    { addVideoSlides, autoplay, videoIn },
     { fetchWhenAvailable },
   ] = await Promise.all([
     // Versioned URLs (views/album.ejs), typed by the modules they name.
@@ -40,14 +36,12 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
     /** @type {Promise<typeof import('./slideshow.js')>} */ (import(assets.slideshow)),
     /** @type {Promise<typeof import('./viewer-history.js')>} */ (import(assets.viewerHistory)),
+    /** @type {Promise<typeof import('./viewer-toolbar.js')>} */ (import(assets.viewerToolbar)),
+    /** @type {Promise<typeof import('./video-slides.js')>} */ (import(assets.videoSlides)),
     // The page has loaded it already, for its tiles: no request of its own.
     /** @type {Promise<typeof import('./tile-images.js')>} */ (import(assets.tileImages)),
   ]);
   const cropped = list.dataset.style === 'grid';
-  /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
-  const largeWidth = Number(list.dataset.lightboxWidth);
-  /** Indices shown from the original file instead of the large thumbnail. */
-  const fullResolution = new Set();
 
   const lightbox = new PhotoSwipeLightbox({
     pswpModule: () => /** @type {Promise<typeof import('photoswipe')>} */ (import(assets.pswp)),
@@ -147,7 +141,7 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
       const sources = item.sources?.length ? item.sources : [{ src: item.original }];
       return { ...base, type: 'video', src: item.original, sources, poster: item.large };
     }
-    if (fullResolution.has(index)) return { ...base, src: item.full };
+    if (toolbar.showsOriginal(index)) return { ...base, src: item.full };
     return { ...base, src: item.large, srcset: displaySrcset(takesWebp() && item.webpSrcset ? item.webpSrcset : item.srcset, item.width) };
   }
 
@@ -173,128 +167,11 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     return webp;
   }
 
-  // --- Videos: a custom content type, a <video controls playsinline> with the large
-  // thumbnail as poster and the video's <source>s in the page's order (the original, the copy
-  // made for browsers that cannot play it: server/public/pages/video-sources.ts). PhotoSwipe
-  // sizes and places the frame around it like an image.
-  lightbox.on('contentLoad', (event) => {
-    const { content } = event;
-    if (content.type !== 'video') return;
-    event.preventDefault();
-    if (content.element) return;
-    // A custom content type may use any element (PhotoSwipe's types name only its own two).
-    const data = /** @type {VideoSlide} */ (/** @type {unknown} */ (content.data));
-    const frame = createVideoFrame(data, () => pswp()?.currSlide?.content?.element === frame);
-    content.element = /** @type {HTMLDivElement} */ (frame);
-    content.state = 'loaded';
-    content.onLoaded();
-  });
-  lightbox.on('contentDestroy', ({ content }) => stopWatching(content.element));
-  lightbox.addFilter('isContentZoomable', (zoomable, content) => (content.type === 'video' ? false : zoomable));
-  lightbox.on('contentDeactivate', ({ content }) => videoIn(content.element)?.pause());
-  // A video fills the screen like a photo, keeping its shape: PhotoSwipe never enlarges
-  // content past its own size (a 640×360 clip stayed a small box on a 1440×900 screen), and a
-  // video, which is not zoomable, has one zoom level: the one that fits.
-  lightbox.on('zoomLevelsUpdate', ({ zoomLevels, slideData }) => {
-    const { elementSize: size, panAreaSize: area } = zoomLevels;
-    if (slideData.type !== 'video' || !size?.x || !size?.y || !area) return;
-    const fit = Math.min(area.x / size.x, area.y / size.y);
-    Object.assign(zoomLevels, { fit, fill: fit, vFill: fit, initial: fit, secondary: fit, max: fit, min: fit });
-  });
-  lightbox.on('pointerDown', (event) => {
-    // Leave the bottom of a video (its controls: seek bar, volume) to the video itself.
-    const target = event.originalEvent.target;
-    if (!(target instanceof HTMLVideoElement)) return;
-    const rect = target.getBoundingClientRect();
-    if (event.originalEvent.clientY > rect.bottom - 64) event.preventDefault();
-  });
+  // --- Videos: a slide type of their own (video-slides.js).
+  addVideoSlides(lightbox);
 
-  // --- The original on demand: a button, or zooming in past what the thumbnail holds.
-  function showOriginal(index) {
-    const item = items.get(index);
-    if (item?.kind !== 'image' || fullResolution.has(index)) return;
-    fullResolution.add(index);
-    const content = pswp()?.currSlide?.index === index ? pswp().currSlide.content : undefined;
-    const img = content?.element;
-    if (img instanceof HTMLImageElement) {
-      // Swapped in place, so the zoom level stays; the thumbnail shows until the original arrives.
-      // `full` is the original, or for a photo browsers cannot display (HEIC) a full-size JPEG of it.
-      content.data.src = item.full;
-      delete content.data.srcset;
-      img.removeAttribute('srcset');
-      img.src = item.full;
-    }
-    updateButtons();
-  }
-  /** False through a "no downloads" share link (docs/api.md#share-links): no original, no download button. */
-  const downloads = list.dataset.downloads !== 'false';
-  const needsOriginal = (item) => downloads && item?.kind === 'image' && (item.width === null || item.width > largeWidth);
-  lightbox.on('zoomPanUpdate', ({ slide }) => {
-    const item = items.get(slide.index);
-    if (!slide.isActive || !needsOriginal(item) || slide.currZoomLevel <= slide.zoomLevels.initial * 1.01) return;
-    if (slide.currZoomLevel * slide.width * (window.devicePixelRatio || 1) > largeWidth * 1.1) showOriginal(slide.index);
-  });
-
-  // --- Buttons in the top bar, and a caption.
-  lightbox.on('uiRegister', () => {
-    const { ui, element } = pswp();
-    // PhotoSwipe's root is a dialog without a name: screen readers announce this one on opening.
-    element.setAttribute('aria-label', list.dataset.viewerName ?? 'Photo viewer');
-    element.setAttribute('aria-modal', 'true');
-    ui.registerElement({
-      name: 'help-button',
-      order: 8,
-      isButton: true,
-      title: 'Keyboard shortcuts (?)',
-      html: icon(ICONS.help),
-      onClick: () => overlays.toggleHelp(),
-    });
-    ui.registerElement({
-      name: 'info-button',
-      order: 9,
-      isButton: true,
-      title: 'Details (i)',
-      html: icon(ICONS.info),
-      onInit: (el) => el.setAttribute('aria-pressed', 'false'),
-      onClick: () => overlays.toggleExif(),
-    });
-    ui.registerElement({
-      name: 'original-button',
-      order: 11,
-      isButton: true,
-      title: 'View at full resolution',
-      html: icon(ICONS.original),
-      onClick: () => showOriginal(pswp().currIndex),
-    });
-    ui.registerElement({
-      name: 'download-button',
-      order: 12,
-      isButton: true,
-      tagName: 'a',
-      title: 'Download the original',
-      html: icon(ICONS.download),
-      onInit: (el) => el.setAttribute('download', ''),
-    });
-    ui.registerElement({ name: 'caption', order: 9, appendTo: 'root', onInit: (el) => el.setAttribute('aria-live', 'polite') });
-  });
-
-  function updateButtons() {
-    const root = pswp()?.element;
-    const item = current();
-    if (!root) return;
-    const original = /** @type {HTMLButtonElement | null} */ (root.querySelector('.pswp__button--original-button'));
-    if (original) original.hidden = !needsOriginal(item) || fullResolution.has(pswp().currIndex);
-    const download = /** @type {HTMLAnchorElement | null} */ (root.querySelector('.pswp__button--download-button'));
-    if (download) {
-      download.hidden = !downloads;
-      if (item) download.href = item.original;
-      else download.removeAttribute('href');
-    }
-    const caption = root.querySelector('.pswp__caption');
-    // The owner's caption, then when it was taken in the visitor's format; the file name is in
-    // the details panel.
-    if (caption) caption.textContent = [item?.caption, format.takenAt(item?.taken)].filter(Boolean).join(' · ');
-  }
+  // --- The top bar, its caption and the original on demand (viewer-toolbar.js).
+  const toolbar = createViewerToolbar({ lightbox, items, list, overlays, format });
 
   // --- Following the slide: history entry, neighbours' data, buttons, details, the
   // neighbours taken out of the focus order, the video played.
@@ -306,7 +183,7 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     if (item) viewerHistory.show(item.name);
     // Fetch the pages of the slides PhotoSwipe will want next, before it asks.
     for (const step of [-3, 3]) void items.ensure((p.currIndex + step + items.total) % items.total).catch(() => {});
-    updateButtons();
+    toolbar.update();
     overlays.follow(item);
     setNeighboursInert(p);
     const video = videoIn(p.currSlide?.content?.element);
@@ -418,132 +295,8 @@ function setNeighboursInert(pswp) {
   for (const [i, holder] of pswp.mainScroll.itemHolders.entries()) holder.el.inert = i !== 1;
 }
 
-/**
- * Plays a video the visitor arrives on; a browser that refuses to start it with sound
- * without a tap (autoplay policies) gets it muted, which every browser allows. The visitor
- * can unmute it with its controls.
- * @param {HTMLVideoElement} video
- */
-function autoplay(video) {
-  video.play().catch((err) => {
-    if (err?.name !== 'NotAllowedError' || video.muted) return;
-    video.muted = true;
-    void video.play().catch(() => {});
-  });
-}
-
-/** @typedef {{ sources: { src: string, type?: string }[], poster: string, alt: string }} VideoSlide */
-
-/** How often a viewer waiting for a video's web copy asks whether it is made. */
-const PREPARING_POLL_MS = 4000;
-/** Timers of frames waiting for their copy, so a slide that goes away stops asking. */
-const watchers = new WeakMap();
-
-/**
- * The frame of a video slide: the <video> with its sources, and a notice over the poster for
- * when no source plays yet (the web copy is being made: /api/web-video answers 503 until it
- * is), never a dead player. The notice offers a retry and asks by itself every few seconds.
- * @param {VideoSlide} data
- * @param {() => boolean} isCurrent whether the frame is on the current slide: it plays once it can
- */
-function createVideoFrame(data, isCurrent) {
-  const frame = document.createElement('div');
-  frame.className = 'pswp__video-frame';
-  const video = document.createElement('video');
-  video.className = 'pswp__video';
-  video.controls = true;
-  video.playsInline = true;
-  video.preload = 'metadata';
-  video.poster = data.poster;
-  video.setAttribute('aria-label', data.alt);
-  const notice = document.createElement('div');
-  notice.className = 'pswp__video-notice';
-  notice.hidden = true;
-  notice.style.backgroundImage = `url("${data.poster.replace(/["\\]/g, '')}")`;
-  const message = document.createElement('p');
-  const retry = document.createElement('button');
-  retry.type = 'button';
-  retry.className = 'button pswp__video-retry';
-  retry.textContent = 'Retry';
-  notice.append(message, retry);
-  frame.append(video, notice);
-
-  const copy = data.sources.find((s) => s.src.startsWith('/api/web-video'));
-  const load = () => {
-    stopWatching(frame);
-    notice.hidden = true;
-    video.hidden = false;
-    video.replaceChildren(
-      ...data.sources.map(({ src, type }) => {
-        const source = document.createElement('source');
-        source.src = src;
-        if (type) source.type = type;
-        return source;
-      }),
-    );
-    // Source errors do not bubble; the last one failing means none of them played.
-    video.lastElementChild?.addEventListener('error', () => void explain(), { once: true });
-    video.load();
-  };
-  /** Says why nothing plays, and keeps asking while the copy is being made. */
-  const explain = async () => {
-    const state = copy ? await copyState(copy.src) : 'failed';
-    // Playing by now (the browser tried a source again meanwhile): nothing to explain.
-    if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
-    if (!frame.isConnected && state !== 'preparing') return;
-    message.textContent =
-      state === 'ready'
-        ? 'The video is ready.'
-        : state === 'preparing'
-          ? 'This video is being prepared for your browser'
-          : 'This video cannot be played in this browser.';
-    notice.hidden = false;
-    video.hidden = true;
-    if (state === 'ready') load();
-    else if (state === 'preparing')
-      watchers.set(
-        frame,
-        setTimeout(() => void explain(), PREPARING_POLL_MS),
-      );
-  };
-  // However it came to play (a retry, or the browser trying the source again by itself once
-  // the copy was made), a video with frames puts the notice away.
-  video.addEventListener('loadeddata', () => {
-    stopWatching(frame);
-    notice.hidden = true;
-    video.hidden = false;
-    // A copy that became ready (or a retry) while the visitor waits on this slide.
-    if (video.paused && !video.ended && video.currentTime === 0 && isCurrent()) autoplay(video);
-  });
-  retry.addEventListener('click', load);
-  load();
-  return frame;
-}
-
-/** 'preparing' while /api/web-video answers 503, 'ready' once it answers 200, 'failed' otherwise. */
-async function copyState(url) {
-  try {
-    const res = await fetch(url, { method: 'HEAD', credentials: 'same-origin' });
-    return res.ok ? 'ready' : res.status === 503 ? 'preparing' : 'failed';
-  } catch {
-    // Offline for a moment: ask again later.
-    return 'preparing';
-  }
-}
-
-function stopWatching(frame) {
-  if (!frame) return;
-  clearTimeout(watchers.get(frame));
-  watchers.delete(frame);
-}
-
 /** Tries of a slide the server is busy for before it says it cannot be loaded (about 40 s at 1 s Retry-After). */
 const SLIDE_ATTEMPTS = 5;
-
-/** The <video> of a slide's element, if it is a video slide. */
-function videoIn(element) {
-  return element instanceof HTMLElement ? element.querySelector('video') : null;
-}
 
 /**
  * The thumbnail sizes for the lightbox, with widths no larger than the photo's own.

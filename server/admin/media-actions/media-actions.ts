@@ -1,28 +1,27 @@
-import type { Dirent } from 'node:fs';
+/**
+ * The per-photo actions of the admin (MediaActions, below) and the order of their steps,
+ * queues held and every check before the first change. The steps themselves live beside this
+ * file: album.json's per-file entries and covers (album-file-entries.ts), moving files without
+ * replacing any (file-moves.ts), the rotation (rotate-files.ts), the target's name
+ * (media-target.ts).
+ */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pairLivePhotos } from '../../core/albums/live-photos.js';
 import { hasControlCharacter } from '../../core/control-characters.js';
-import { HttpError, badRequest, notFound } from '../../core/errors.js';
-import { moveAcrossDevices, renameDurably, syncDirectories } from '../../core/fs-atomic.js';
+import { HttpError, badRequest } from '../../core/errors.js';
+import { renameDurably } from '../../core/fs-atomic.js';
 import type { Logger } from '../../core/logger.js';
-import { mediaCacheFiles, mediaKind, turnMethodOf } from '../../core/media-catalogue.js';
+import { mediaCacheFiles, turnMethodOf } from '../../core/media-catalogue.js';
 import { isMissing } from '../../core/paths.js';
-import { type AlbumFiles, type AlbumInQueue, type AlbumRecord, MAX_CAPTION_LENGTH, TRASH_DIR, conflict } from '../album-files.js';
+import { MAX_CAPTION_LENGTH } from '../album-fields.js';
+import { type AlbumFiles, type AlbumInQueue, TRASH_DIR, conflict } from '../album-files.js';
 import { listMediaFiles } from '../media-listing.js';
 import { isSafeFileName } from '../uploads/safe-file-name.js';
-import { addTurns, isRotation, type Rotation } from '../../core/albums/rotations.js';
-import { DisplayMatrixError } from '../../core/media/display-matrix.js';
-import { OrientationError } from './jpeg-orientation.js';
-import { stageJpegTurn } from './rotate-jpeg.js';
-import { stageVideoTurn } from './rotate-video.js';
-import { ChangedMeanwhileError, type StagedFile } from './staged-file.js';
-
-/** One photo or video of an album, as the admin's media routes name it: `{album path}/{file name}`. */
-export interface MediaTarget {
-  readonly albumPath: string;
-  readonly name: string;
-}
+import { fileEntriesOf, followReferences, withFileEntry } from './album-file-entries.js';
+import { anyExists, lstatOrUndefined, moveNoReplace, readNames } from './file-moves.js';
+import { type MediaTarget, mediaNotFound, mediaPathOf } from './media-target.js';
+import { QUARTER_TURNS, type RotationChange, rotateFiles } from './rotate-files.js';
 
 /** A file moved by an action, as media paths (relative to ALBUMS_DIR). */
 export interface MovedFile {
@@ -38,49 +37,11 @@ export interface MediaChange {
   readonly moved: readonly MovedFile[];
 }
 
-/** How a still or video was turned (turnMethodOf), and how it is turned now. */
-export type StillTurn =
-  /** A JPEG: its EXIF orientation tag (1–8), rewritten. */
-  | { readonly turnedBy: 'exif-orientation'; readonly orientation: number }
-  /** A video: its display matrix, rewritten; the turn it shows now, degrees clockwise. */
-  | { readonly turnedBy: 'display-matrix'; readonly rotation: number }
-  /** Any other photo: album.json's `rotations` (docs/api.md#rotations), degrees clockwise (0: upright, the entry removed). */
-  | { readonly turnedBy: 'album-rotation'; readonly rotation: Rotation };
-
-/** What a rotation did: the file's new turn and, for a Live Photo, its movie's. */
-export type RotationChange = StillTurn & {
-  readonly path: string;
-  readonly motion?: { readonly path: string; readonly rotation: number };
-};
-
 export interface MediaActionsOptions {
   readonly albumsDir: string;
   readonly cacheDir: string;
   readonly albums: AlbumFiles;
   readonly log: Logger;
-}
-
-/** Quarter turns of a rotation the owner may ask for, by its degrees clockwise. */
-const TURNS: ReadonlyMap<unknown, number> = new Map([
-  [90, 1],
-  [180, 2],
-  [270, 3],
-  [-90, 3],
-]);
-
-/** Hard links are refused here: the move falls back to a rename (after the name was checked free). */
-const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS', 'EXDEV']);
-
-const mediaPathOf = (albumPath: string, name: string) => `${albumPath}/${name}`;
-const mediaNotFound = (mediaPath: string) => notFound(`Photo or video not found: ${mediaPath}`);
-
-/** `{album path}/{file}` split, checked to name a photo or video inside an album (the path itself is validated by the route). */
-export function parseMediaTarget(mediaPath: string): MediaTarget {
-  const slash = mediaPath.lastIndexOf('/');
-  const name = mediaPath.slice(slash + 1);
-  if (mediaKind(name) === undefined) throw badRequest('Invalid parameter: path must name a photo or video of an album');
-  if (slash < 0) throw mediaNotFound(mediaPath);
-  return { albumPath: mediaPath.slice(0, slash), name };
 }
 
 /**
@@ -173,7 +134,7 @@ export class MediaActions {
    * album.json that cannot be changed) leaves the disk as it was.
    */
   async rotate(target: MediaTarget, degrees: unknown): Promise<RotationChange> {
-    const turns = TURNS.get(degrees);
+    const turns = QUARTER_TURNS.get(degrees);
     if (turns === undefined) throw badRequest('Invalid rotation: degrees must be one of 90, 180, 270 (clockwise) or -90');
     const method = turnMethodOf(target.name);
     if (method === undefined) {
@@ -181,7 +142,6 @@ export class MediaActions {
         `${target.name} cannot be rotated without re-encoding it (only MP4 and MOV videos carry a turn): rotate it in a video editor and upload it again`,
       );
     }
-    const mediaPath = mediaPathOf(target.albumPath, target.name);
     return this.#opts.albums.withAlbums([target.albumPath], async ([album]) => {
       const files = await this.#filesOf(album!, target.name);
       for (const name of files) {
@@ -189,49 +149,7 @@ export class MediaActions {
           throw badRequest(`${name} is a link to a file elsewhere: rotate the original in its own album`);
         }
       }
-      const [name, motion] = files as [string, string | undefined];
-      const staged: StagedFile[] = [];
-      /** The entry album.json had before this turn wrote it (undefined: none), to put back if a file cannot be replaced. */
-      let entryBefore: { readonly rotation: Rotation | undefined } | undefined;
-      let change: RotationChange;
-      try {
-        // Every new version is staged before anything is replaced: were the still refused, its movie is discarded with it.
-        const movie = motion === undefined ? undefined : await stageVideoTurn(path.join(album!.dir, motion), turns);
-        if (movie) staged.push(movie.staged);
-        let still: StillTurn;
-        if (method === 'exif-orientation') {
-          const jpeg = await stageJpegTurn(path.join(album!.dir, name), turns);
-          staged.push(jpeg.staged);
-          still = { turnedBy: 'exif-orientation', orientation: jpeg.orientation };
-        } else if (method === 'display-matrix') {
-          const video = await stageVideoTurn(path.join(album!.dir, name), turns);
-          staged.push(video.staged);
-          still = { turnedBy: 'display-matrix', rotation: video.rotation };
-        } else {
-          // An album.json that cannot be changed (not a JSON object, or invalid) stops the action here, before any file is replaced.
-          const now = fileEntryOf(await album!.record(), 'rotations', name);
-          const rotation = addTurns(isRotation(now) ? now : 0, turns);
-          // Back to upright: the entry goes (and the field with its last entry).
-          await album!.edit((record) => withFileEntry(record, 'rotations', name, rotation === 0 ? undefined : rotation));
-          entryBefore = { rotation: isRotation(now) && now !== 0 ? now : undefined };
-          still = { turnedBy: 'album-rotation', rotation };
-        }
-        change = {
-          path: mediaPath,
-          ...still,
-          ...(movie && motion ? { motion: { path: mediaPathOf(target.albumPath, motion), rotation: movie.rotation } } : {}),
-        };
-        // Renames only from here: a file replaced by hand between the movie's and the still's is the one case left half turned.
-        for (const file of staged) await file.commit();
-      } catch (err) {
-        await Promise.all(staged.map((file) => file.discard()));
-        if (entryBefore) await album!.edit((record) => withFileEntry(record, 'rotations', name, entryBefore!.rotation));
-        if (err instanceof OrientationError || err instanceof DisplayMatrixError) {
-          throw badRequest(`Cannot rotate ${err instanceof DisplayMatrixError && motion !== undefined ? motion : name}: ${err.message}`);
-        }
-        if (err instanceof ChangedMeanwhileError) throw conflict(`${name} was not rotated: ${err.message}`);
-        throw err;
-      }
+      const change = await rotateFiles(album!, files, turns, method);
       // Stale already (a new version of the file, or a new turn); removed so nothing of the old one lingers.
       for (const file of files) await this.#dropCache(mediaPathOf(target.albumPath, file));
       return change;
@@ -383,108 +301,4 @@ function checkNewName(raw: unknown, current: string): string {
     throw badRequest(`Invalid rename: the extension must stay ${path.extname(current)} (any case)`);
   }
   return name;
-}
-
-/**
- * The fields of album.json that hold something per file name (docs/api.md#albumjson): what
- * follows a photo when it is renamed or moved, and goes when it is deleted.
- */
-const PER_FILE_FIELDS = ['captions', 'rotations'] as const;
-type PerFileField = (typeof PER_FILE_FIELDS)[number];
-
-/** What album.json's `field` holds for `name` (unchecked: the record is validated as a whole when written). */
-function fileEntryOf(record: AlbumRecord, field: PerFileField, name: string): unknown {
-  const entries = Object.hasOwn(record, field) ? record[field] : undefined;
-  if (typeof entries !== 'object' || entries === null || !Object.hasOwn(entries, name)) return undefined;
-  return (entries as Record<string, unknown>)[name];
-}
-
-/** Every per-file entry of `name`, by field. */
-function fileEntriesOf(record: AlbumRecord, name: string): [PerFileField, unknown][] {
-  return PER_FILE_FIELDS.flatMap((field) => {
-    const value = fileEntryOf(record, field, name);
-    return value === undefined ? [] : [[field, value] as [PerFileField, unknown]];
-  });
-}
-
-/** The record with `name`'s entry in `field` set, or removed (undefined); undefined when nothing changes. */
-function withFileEntry(record: AlbumRecord, field: PerFileField, name: string, value: unknown): AlbumRecord | undefined {
-  if (fileEntryOf(record, field, name) === value) return undefined;
-  const current = Object.hasOwn(record, field) && typeof record[field] === 'object' && record[field] !== null ? (record[field] as Record<string, unknown>) : {};
-  // Object.entries/fromEntries define every key as a plain field, "__proto__" included.
-  const entries = Object.entries(current).filter(([key]) => key !== name);
-  if (value !== undefined) entries.push([name, value]);
-  const next: AlbumRecord = { ...record, [field]: Object.fromEntries(entries) };
-  if (entries.length === 0) delete next[field];
-  return next;
-}
-
-/**
- * What album.json says about a file that moved from `below/oldName` (relative to the album;
- * `below` is '' for the file's own album) to `newRel` (relative to the album too; undefined:
- * gone from below it): its caption and rotation follow a rename within the album, a cover
- * naming it is rewritten or dropped (falling back to the first photo). Undefined when nothing
- * changes.
- */
-function followReferences(record: AlbumRecord, below: string, oldName: string, newRel: string | undefined): AlbumRecord | undefined {
-  const oldRel = below === '' ? oldName : `${below}/${oldName}`;
-  let next = record;
-  let changed = false;
-  if (record.thumbnail === oldRel) {
-    next = { ...next };
-    if (newRel === undefined) delete next.thumbnail;
-    else next.thumbnail = newRel;
-    changed = true;
-  }
-  for (const [field, value] of below === '' ? fileEntriesOf(record, oldName) : []) {
-    next = withFileEntry(next, field, oldName, undefined) ?? next;
-    // Renamed within the album: the entry goes with it (to another album, the move carries it).
-    if (newRel !== undefined && !newRel.includes('/')) next = withFileEntry(next, field, newRel, value) ?? next;
-    changed = true;
-  }
-  return changed ? next : undefined;
-}
-
-/**
- * Moves a file to a name that must be free: a hard link fails rather than replace anything
- * (a rename would silently overwrite a file that appeared since the check). Where links are
- * not possible (some filesystems, another device), or for a change of letter case only (on a
- * case-insensitive filesystem the link would find the file itself), a rename.
- */
-async function moveNoReplace(from: string, to: string): Promise<void> {
-  if (path.dirname(from) === path.dirname(to) && from.toLowerCase() === to.toLowerCase()) {
-    await renameDurably(from, to);
-    return;
-  }
-  try {
-    await fs.link(from, to);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (!NO_LINKS.has(code)) throw err;
-    if (code === 'EXDEV') await moveAcrossDevices(from, to);
-    else await renameDurably(from, to);
-    return;
-  }
-  await fs.unlink(from);
-  // As a rename would be: both directories' changes on disk (durable writes, server/core/fs-atomic.ts).
-  await syncDirectories(to, from);
-}
-
-async function readNames(dir: string): Promise<string[]> {
-  const entries: Dirent[] = await fs.readdir(dir, { withFileTypes: true });
-  return entries.map((e) => e.name);
-}
-
-async function lstatOrUndefined(file: string) {
-  try {
-    return await fs.lstat(file);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
-}
-
-async function anyExists(dir: string, names: readonly string[]): Promise<boolean> {
-  for (const name of names) if (await lstatOrUndefined(path.join(dir, name))) return true;
-  return false;
 }

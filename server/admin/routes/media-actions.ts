@@ -3,7 +3,8 @@ import { badRequest, missingParameter } from '../../core/errors.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import type { AdminContext } from '../admin-context.js';
 import { albumPathParam } from '../album-paths.js';
-import { MediaActions, parseMediaTarget } from '../media-actions/media-actions.js';
+import { MediaActions } from '../media-actions/media-actions.js';
+import { parseMediaTarget } from '../media-actions/media-target.js';
 import { jsonObjectBody, queryParam } from '../request-body.js';
 
 /** The actions of `POST /api/media/{path}?action=…`, each with the one body field it takes. */
