@@ -71,7 +71,7 @@ describe('AlbumDates', function () {
 
   function setUp(reader: HeaderReader) {
     const locate = createMediaLocator(index, path.join(root, 'albums'));
-    const dimensions = new DimensionsCache({ locate, cacheDir: path.join(root, 'cache'), reader, waitMs: 50, log: quietLogger });
+    const dimensions = new DimensionsCache({ locate, cacheDir: path.join(root, 'cache'), reader, log: quietLogger });
     const dates = new AlbumDates({ dimensions: dimensions.provide, stats: new MediaStats(locate), findAlbum: (p) => index.album(p) });
     const album = index.album(ALBUM) as Album;
     const files: ReadableFile[] = album.media.map((item) => ({
