@@ -54,6 +54,8 @@ export interface Gallery {
   readonly pool: MediaPool;
   /** Reads Live Photos' content identifiers after each scan, in the background (docs/api.md#live-photos). */
   readonly livePhotoIds: LivePhotoIds;
+  /** What is known of every album's files (their sizes, placeholders, dates taken). */
+  readonly facts: DimensionsCache;
   /** The background preparation of albums (server/media/preparer.ts); undefined with PREPARE=off. */
   readonly preparer: Preparer | undefined;
   /** The visits of share links (docs/api.md#share-links), written a few seconds after they happen. */
@@ -119,7 +121,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
   const preparer = config.prepare
-    ? createPreparer({ index, albumsDir: config.albumsDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
+    ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
     : undefined;
   const app = createApp({
     config,
@@ -152,12 +154,13 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     home,
     pool,
     livePhotoIds,
+    facts: dimensions,
     preparer,
     linkUsage,
     async close() {
       index.close();
       home.close();
-      preparer?.close();
+      await preparer?.close();
       await livePhotoIds.close();
       await dimensions.close();
       await coverFocus.flush();

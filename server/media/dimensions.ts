@@ -7,7 +7,7 @@ import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 import type { TaskPriority } from './priority-lane.js';
 import type { Logger } from '../core/logger.js';
 import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../core/media/playback-plan.js';
-import { isTakenDate, } from '../core/media/taken-date.js';
+import { isTakenDate } from '../core/media/taken-date.js';
 import { Semaphore } from '../core/semaphore.js';
 import { AlbumFactsStore, type AlbumRecord, isThumbHash, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
 
@@ -69,7 +69,6 @@ interface FileVersion {
   readonly size: number;
   readonly rotation: number;
 }
-
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -366,7 +365,6 @@ export class DimensionsCache {
     void tracked.finally(() => this.#background.delete(tracked));
   }
 }
-
 
 /** A video's size and length, and its plan when the probe told what it depends on. */
 function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {

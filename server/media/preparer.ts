@@ -30,6 +30,9 @@ import type { DimensionsCache } from './dimensions.js';
 import { tryLock } from './cache-lock.js';
 import { PoolBusyError } from './pool-errors.js';
 import type { ThumbnailCache } from './thumbnails.js';
+import { type PreparationProgress, removeProgress, writeProgress } from './preparation-progress.js';
+
+export type { PreparationProgress };
 
 export interface PreparerOptions {
   readonly index: Pick<AlbumIndex, 'root' | 'version' | 'node' | 'on' | 'off'>;
@@ -39,21 +42,13 @@ export interface PreparerOptions {
   /** The symlink rule (server/core/access/media-location.ts): a file is prepared where it really is. */
   readonly locate: LocateMedia;
   readonly coverFocus?: CoverFocusLookup | undefined;
+  /** Where the progress is written for the admin (server/media/preparation-progress.ts); not written without it. */
+  readonly cacheDir?: string | undefined;
   readonly log: Logger;
   /** Files of an album prepared at once (their tasks wait in the pool's background lane). */
   readonly concurrency?: number;
   /** After the pool refused work (its background queue full), the album is tried again this much later. */
   readonly retryMs?: number;
-}
-
-/** Where preparation stands, for the admin ("Preparing 312 of 500"). */
-export interface PreparationProgress {
-  /** Albums waiting, the one under way included. */
-  readonly albumsWaiting: number;
-  /** The album under way, and how far it is. */
-  readonly current: { readonly path: string; readonly done: number; readonly total: number } | undefined;
-  /** Files prepared since the process started (not counting those found prepared). */
-  readonly filesPrepared: number;
 }
 
 export interface Preparer {
@@ -64,15 +59,20 @@ export interface Preparer {
   idle(): Promise<void>;
   /**
    * Stops taking work: no file is started any more, and what waits is left for the next start.
-   * Does not wait for the tasks under way: the pool, closed after it, drops or ends them.
+   * Does not wait for the tasks under way (the pool, closed after it, drops or ends them), only
+   * for its progress file to be removed.
    */
-  close(): void;
+  close(): Promise<void>;
   /** Runs `listener` each time an album is prepared (its pages may be made again, final). */
   onPrepared(listener: (albumPath: string) => void): void;
 }
 
 const DEFAULT_CONCURRENCY = 2;
 const DEFAULT_RETRY_MS = 30_000;
+/** How often the progress is written while albums are prepared. */
+const PROGRESS_EVERY_MS = 2000;
+/** The span the rate is measured over. */
+const RATE_WINDOW_MS = 60_000;
 /** Album folders stat'ed at once when the tree is looked at. */
 const SIGNATURE_BATCH = 64;
 
@@ -106,6 +106,11 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   const listeners = new Set<(albumPath: string) => void>();
   let current: { path: string; done: number; total: number } | undefined;
   let filesPrepared = 0;
+  /** When each file of the last minute was prepared: the rate the admin's estimate is made from. */
+  const recent: number[] = [];
+  let progressTimer: NodeJS.Timeout | undefined;
+  /** Writes of the progress, one after another: an older one never lands last. */
+  let writing: Promise<void> = Promise.resolve();
   let running: Promise<void> | undefined;
   /** Looks at the tree, one after another (a look stats every album's folder). */
   let looking: Promise<void> = Promise.resolve();
@@ -135,12 +140,34 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     looking = looking.then(look).catch((err: unknown) => log.warn({ err }, 'could not look for albums to prepare'));
   };
 
+  function progress(): PreparationProgress {
+    const now = Date.now();
+    while (recent.length > 0 && recent[0]! < now - RATE_WINDOW_MS) recent.shift();
+    const rate = recent.length < 2 ? 0 : recent.length / (Math.max(1, now - recent[0]!) / 1000);
+    return { albumsWaiting: waiting.size + (current ? 1 : 0), current: current && { ...current }, filesPrepared, rate: Math.round(rate * 100) / 100 };
+  }
+
+  /** Writes the progress now, and every PROGRESS_EVERY_MS while work goes on. */
+  function report(): void {
+    const { cacheDir } = opts;
+    if (!cacheDir) return;
+    const now = progress();
+    writing = writing.then(() => writeProgress(cacheDir, now)).catch((err: unknown) => log.warn({ err }, 'could not write the progress of the preparation'));
+    clearTimeout(progressTimer);
+    if (running && !closed) {
+      progressTimer = setTimeout(report, PROGRESS_EVERY_MS);
+      progressTimer.unref();
+    }
+  }
+
   function kick(): void {
     if (running || closed || waiting.size === 0) return;
     running = drain().finally(() => {
       running = undefined;
+      report();
       kick();
     });
+    report();
   }
 
   async function drain(): Promise<void> {
@@ -189,7 +216,10 @@ export function createPreparer(opts: PreparerOptions): Preparer {
       await inBatches(files, concurrency, async (item) => {
         if (closed || refused) return;
         try {
-          if (await prepareFile(album, item, sizes)) filesPrepared++;
+          if (await prepareFile(album, item, sizes)) {
+            filesPrepared++;
+            recent.push(Date.now());
+          }
         } catch (err) {
           if (err instanceof PoolBusyError) refused = true;
           // A file that cannot be made (corrupt) is not tried again until it changes: its facts say so.
@@ -242,7 +272,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
 
   return {
     isPrepared: (albumPath) => prepared.has(albumPath) && prepared.get(albumPath) === signatures.get(albumPath),
-    progress: () => ({ albumsWaiting: waiting.size + (current ? 1 : 0), current: current && { ...current }, filesPrepared }),
+    progress,
     async idle() {
       await looking;
       while (!closed && (running || waiting.size > 0)) {
@@ -250,11 +280,16 @@ export function createPreparer(opts: PreparerOptions): Preparer {
         await running;
         await looking;
       }
+      await writing;
     },
-    close() {
+    async close() {
       closed = true;
       index.off('change', onChange);
       for (const timer of retries) clearTimeout(timer);
+      clearTimeout(progressTimer);
+      const { cacheDir } = opts;
+      if (cacheDir) writing = writing.then(() => removeProgress(cacheDir)).catch(() => undefined);
+      return writing;
     },
     onPrepared(listener) {
       listeners.add(listener);

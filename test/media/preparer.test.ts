@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { adoptFolders, findAdoptable } from '../../server/core/albums/adopt.js';
 import { thumbnailFile, THUMBNAIL_FORMAT_NAMES, type ThumbnailSize } from '../../server/core/media-catalogue.js';
+import { readProgress } from '../../server/media/preparation-progress.js';
 import { eventually, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 import { writeAlbum } from '../support/temp-dir.js';
 
@@ -47,6 +48,16 @@ describe('the preparation of albums', function () {
     };
     expect(Object.keys(facts.entries).sort()).to.deep.equal(['a.jpg', 'b.jpg', 'c.jpg']);
     for (const entry of Object.values(facts.entries)) expect(entry).to.include({ width: 64, prepared: '1:small,tile' });
+  });
+
+  it('should write its progress for the admin while it works, and once done', async () => {
+    const fx = await gallery({ '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg', 'b.jpg', 'c.jpg'] } });
+    await fx.gallery.preparer!.idle();
+    const [written] = await readProgress(fx.cacheDir);
+    expect(written).to.include({ albumsWaiting: 0, filesPrepared: 3, pid: process.pid });
+    expect(written!.current).to.equal(undefined);
+    await fx.gallery.close();
+    expect(await readProgress(fx.cacheDir), 'removed when the process stops').to.deep.equal([]);
   });
 
   it('should make the sizes its layout shows first: justified rows up to 800 px, a single photo its large sizes', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { filesOf } from '../../server/core/albums/live-photos.js';
 import { loadConfig, type Config } from '../../server/core/config.js';
 import { createGallery, type Gallery, type GalleryOptions } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from './temp-dir.js';
@@ -59,6 +60,16 @@ export class GalleryFixture {
     this.config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, PREPARE: 'off', ...opts.env });
     this.gallery = await createGallery(this.config, { watch: false, log: quietLogger, ...opts });
     return this.gallery;
+  }
+
+  /**
+   * Reads the facts of an album's files now (sizes, placeholders, dates), as its preparation
+   * would: a page never waits for them, so a test about what a page shows of them reads them first.
+   */
+  async knownFacts(albumPath: string): Promise<void> {
+    const album = this.gallery.index.album(albumPath);
+    if (!album) throw new Error(`no album ${albumPath} in the index`);
+    await this.gallery.facts.complete(album, Array.from(filesOf(album.media)));
   }
 
   path(...rel: string[]): string {
