@@ -141,7 +141,8 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
     if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);
-    const key = `folder\0${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
+    // No crops' version in the key: a page made while some were missing is kept a moment only (keepMs).
+    const key = `folder\0${deps.site?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 

@@ -9,13 +9,19 @@ import { type CardView, cardFor, isShownLocked, listedChildren, photosCardLayout
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
-import { pageOf } from './page-cache.js';
+import { type CachedPage, type MadePage, PageCache } from './page-cache.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
 
 export type { CachedPage as StaticPage } from './page-cache.js';
-import type { CachedPage as StaticPage } from './page-cache.js';
 
 export type StaticPageName = 'landing' | 'home' | 'photos';
+
+/**
+ * How long a /photos made while some covers' crops were still being worked out is sent before
+ * it is made again (then sent meanwhile, and made again while crops are missing): crops come
+ * in one at a time in the background, and a crowd must not have the page made for each.
+ */
+const PENDING_PAGE_MS = 2000;
 
 /**
  * A heading over a group of cards on /photos: a plain folder (a year, a category), or an
@@ -37,9 +43,12 @@ interface Section {
  * They never depend on the visitor: a protected album shows a lock whoever asks. On /photos a
  * small script (views/assets/photos.js) then asks /api/unlocked-albums which of those padlocks
  * this visitor has opened, and shows their covers (server/public/routes/unlocked-albums.ts).
+ *
+ * /photos never waits for the crops of its covers (server/media/cover-focus.ts): a page made
+ * while some are missing shows them centred, and is made again a moment later.
  */
 export class StaticPages {
-  #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage & { pending: boolean }>; focusVersion: number }>();
+  readonly #cache = new PageCache();
 
   constructor(
     private readonly app: Express,
@@ -51,30 +60,16 @@ export class StaticPages {
     private readonly coverFocus?: CoverFocusLookup,
   ) {}
 
-  get(name: StaticPageName): Promise<StaticPage> {
-    const key = `${this.index.version}:${this.home.version}`;
-    const focusVersion = this.coverFocus?.version ?? 0;
-    const cached = this.#pages.get(name);
-    // A page made while a cover's crop was still being worked out is made again once one comes in.
-    if (cached && cached.key === key && cached.focusVersion === focusVersion) return cached.page;
-    if (cached && cached.key === key) {
-      const reuse = cached.page.then((p) => (p.pending ? undefined : p));
-      return reuse.then((p) => p ?? this.#renew(name, key, focusVersion));
-    }
-    return this.#renew(name, key, focusVersion);
+  get(name: StaticPageName): Promise<CachedPage> {
+    // Read before anything is awaited: a page made from a tree a rescan replaced meanwhile is not kept.
+    const version = this.index.version;
+    return this.#cache.make(version, `${name}\0${this.home.version}`, () => this.#render(name));
   }
 
-  #renew(name: StaticPageName, key: string, focusVersion: number): Promise<StaticPage & { pending: boolean }> {
-    const page = this.#render(name);
-    this.#pages.set(name, { key, page, focusVersion });
-    page.catch(() => this.#pages.delete(name));
-    return page;
-  }
-
-  async #render(name: StaticPageName): Promise<StaticPage & { pending: boolean }> {
+  async #render(name: StaticPageName): Promise<MadePage> {
     const locals = await this.#locals(name);
     const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
-    return { ...pageOf(html), pending: locals.pending === true };
+    return { html, keepMs: locals.pending === true ? PENDING_PAGE_MS : undefined };
   }
 
   async #locals(name: StaticPageName): Promise<Record<string, unknown>> {
