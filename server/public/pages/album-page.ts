@@ -25,6 +25,7 @@ import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
+import { folderListing, folderTitle } from './folder-listing.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
@@ -105,8 +106,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
 export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
-  const childCards = (req: Request, node: TreeNode) =>
-    Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
+  const childCards = (req: Request, node: TreeNode, children: readonly TreeNode[] = listedChildren(node)) =>
+    Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
 
   /**
    * What a messenger shows for a link to the page (docs/api.md#link-previews): for anything
@@ -123,10 +124,8 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   }
 
   /** Which of the node's child albums this visitor has unlocked: their cards differ (a cover or a padlock). */
-  const unlockedChildren = (req: Request, node: TreeNode) =>
-    listedChildren(node)
-      .map((c) => (accessOf(req, c).granted ? '1' : '0'))
-      .join('');
+  const unlockedChildren = (req: Request, node: TreeNode, children: readonly TreeNode[] = listedChildren(node)) =>
+    children.map((c) => (accessOf(req, c).granted ? '1' : '0')).join('');
 
   /**
    * A year or category page: a public one is the same for everyone with the same unlocked
@@ -134,15 +133,17 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
    * still being worked out).
    */
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
+    // At most MAX_CARDS_PER_PAGE cards a page (folder-listing.ts).
+    const listing = folderListing(node, req.query.page);
     const make = async (): Promise<MadePage> => {
-      const cards = await childCards(req, node);
-      const preview = await previewOf(node, plural(cards.length, 'album'));
-      const html = await renderView(res, 'folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
+      const cards = await childCards(req, node, listing.children);
+      const preview = await previewOf(node, plural(listing.total, 'album'));
+      const html = await renderView(res, 'folder', { title: folderTitle(node), crumbs: crumbs(node), cards, preview, pagination: listing });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
     if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);
     // No crops' version in the key: a page made while some were missing is kept a moment only (keepMs).
-    const key = `folder\0${deps.site?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
+    const key = `folder\0${deps.site?.version ?? 0}\0${node.path}\0${listing.page}\0${unlockedChildren(req, node, listing.children)}`;
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 
