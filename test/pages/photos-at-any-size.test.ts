@@ -168,7 +168,7 @@ describe('/photos and folder pages at any size (server/public/pages/photos-outli
       expect(cardLinks(html)).to.have.length(150);
       expect([...moreLinks(html)]).to.deep.equal([['All 400 albums', '/photos?all']]);
       const all = (await app.get('/photos?all').expect(200)).text;
-      expect(all).to.include('<h1>All albums</h1>').and.include('Page 1 of 3');
+      expect(all).to.include('<h1>All albums</h1>').and.include('<meta property="og:title" content="All albums">').and.include('Page 1 of 3');
       expect(cardLinks(all)).to.have.length(150);
       expect(cardLinks((await app.get('/photos?all&page=3').expect(200)).text)).to.have.length(100);
       await app.get('/photos?all&page=4').expect(404);

@@ -8,7 +8,7 @@ import { isFromProtected, type ReadableFile } from '../resolvers.js';
 import type { PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
+import { type Album, breadcrumbsOf, isAlbum, isProtected, type TreeNode } from '../../core/albums/album-tree.js';
 import { notFound } from '../../core/errors.js';
 import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.js';
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
@@ -25,7 +25,7 @@ import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
-import { folderListing, folderTitle } from './folder-listing.js';
+import { folderListing, pageTitleOf } from './folder-listing.js';
 
 export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
@@ -120,7 +120,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     if (isProtected(node)) return privatePreview(site);
     const photo = await coverPhoto(node, index, stats);
     const image = photo && thumbnailUrl(photo.mediaPath, 'medium', photo.stat);
-    return publicPreview(site, { title: titleOf(node), description, path: albumPageUrl(node.path), image });
+    return publicPreview(site, { title: pageTitleOf(node), description, path: albumPageUrl(node.path), image });
   }
 
   /** Which of the node's child albums this visitor has unlocked: their cards differ (a cover or a padlock). */
@@ -138,7 +138,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const make = async (): Promise<MadePage> => {
       const cards = await childCards(req, node, listing.children);
       const preview = await previewOf(node, plural(listing.total, 'album'));
-      const html = await renderView(res, 'folder', { title: folderTitle(node), crumbs: crumbs(node), cards, preview, pagination: listing });
+      const html = await renderView(res, 'folder', { title: pageTitleOf(node), crumbs: crumbs(node), cards, preview, pagination: listing });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
     if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);

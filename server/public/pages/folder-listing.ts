@@ -17,8 +17,8 @@ export function allAlbumsText(node: TreeNode, albums: number): string {
   return node.parent === undefined ? count : `${count} of ${titleOf(node)}`;
 }
 
-/** The title of a folder's page; the top of the tree's is "All albums". */
-export const folderTitle = (node: TreeNode): string => (node.parent === undefined ? 'All albums' : titleOf(node));
+/** The title of a node's page: its own, and "All albums" for the top of the tree (which has none). */
+export const pageTitleOf = (node: TreeNode): string => (node.parent === undefined ? 'All albums' : titleOf(node));
 
 /** One page of a folder's cards, and where its neighbours are. */
 export interface FolderListing {
