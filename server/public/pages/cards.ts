@@ -110,9 +110,10 @@ export async function cardFor(
 export const isShownLocked = (node: TreeNode): node is Album => isAlbum(node) && isProtected(node);
 
 /**
- * Where /photos shows the card of `node` (views/photos.ejs): the albums at the top of the
- * tree and directly in a top-level folder sit in card grids, those of a section below that (a
- * category's, an album's children) in rows.
+ * Where /photos shows the card of `node` (views/photos.ejs) when it shows the whole tree: the
+ * albums at the top of the tree and directly in a top-level folder sit in card grids, those of
+ * a section below that (a category's, an album's children) in rows. (Past 150 albums, a
+ * section's newest sit in rows wherever they are from: static-pages.ts decides per section.)
  */
 export const photosCardLayout = (node: TreeNode): CardLayout => (node.path.split('/').length >= 3 ? 'row' : 'grid');
 
