@@ -152,7 +152,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       home.close();
       await livePhotoIds.close();
       await dimensions.close();
-      await coverFocus.flush();
+      await coverFocus.close();
       await linkUsage.flush();
       await pool.close();
       await redis?.close();
