@@ -163,7 +163,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       await preparer?.close();
       await livePhotoIds.close();
       await dimensions.close();
-      await coverFocus.flush();
+      await coverFocus.close();
       await linkUsage.flush();
       await pool.close();
       await redis?.close();

@@ -26,22 +26,14 @@ export interface CoverFocusLookup {
   (cover: { readonly mediaPath: string; readonly absPath: string; readonly version: MediaVersion }): Promise<CoverFocusAnswer>;
   /** Increases whenever a new answer comes in: a page made while one was pending may be made again. */
   readonly version: number;
-  /** Writes the answers not saved yet (at shutdown). */
-  flush(): Promise<void>;
+  /** At shutdown: writes the answers not saved yet; crops still queued are left to the next start. */
+  close(): Promise<void>;
 }
 
 export interface CoverFocusOptions {
   readonly cacheDir: string;
   readonly pool: Pick<MediaPool, 'coverFocus'>;
   readonly log: Logger;
-  /**
-   * How long the first page that needs a cover waits for its answer (default 3 s); later
-   * ones are kept. A page made without a crop is made again when it comes in, with a new
-   * ETag; a crop costs a small thumbnail's decode, so waiting keeps most first renders final.
-   * Only one page waits per cover: under load (a crowd on a new gallery) its task may queue
-   * behind many tiles, and every later page must not wait for it again.
-   */
-  readonly waitMs?: number;
 }
 
 /** What is kept per cover: the version of the file it was read from, and the answer (null: it could not be read). */
@@ -57,26 +49,26 @@ const FILE = 'cover-focus.json';
  * the pool once per version of a cover (mtime, size, inode, the owner's turn) and kept in memory and in
  * `CACHE_DIR/cover-focus.json`, so a restart computes nothing again. Videos and HEIC/HEIF
  * covers keep the centre.
+ *
+ * No page waits for a crop (a first /photos on a new library used to wait seconds for
+ * hundreds of them): a card whose crop is not known yet is centred and marked `pending`,
+ * the crop is worked out in the background (the pool's lowest priority, behind every
+ * visitor's tiles), and `version` moves on when it comes in, so the pages made meanwhile are
+ * made again. The only wait is for `cover-focus.json` itself, read once as the service is made.
  */
 export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
   const file = path.join(opts.cacheDir, FILE);
-  const waitMs = opts.waitMs ?? 3000;
-  /** Covers a page has already waited for (by path and version). */
-  const waitedFor = new Set<string>();
-  let known: Promise<Map<string, Stored>> | undefined;
   const inFlight = new Map<string, Promise<void>>();
   let version = 0;
+  let closed = false;
   let saveTimer: NodeJS.Timeout | undefined;
   let saving = Promise.resolve();
 
-  const load = () =>
-    (known ??= fs
-      .readFile(file, 'utf8')
-      .then(
-        (text) => new Map(Object.entries(JSON.parse(text) as Record<string, Stored>)),
-        () => new Map<string, Stored>(),
-      )
-      .catch(() => new Map<string, Stored>()));
+  // Read now, while the index is scanned: the first page finds the answers a restart kept.
+  const known: Promise<Map<string, Stored>> = fs
+    .readFile(file, 'utf8')
+    .then((text) => new Map(Object.entries(JSON.parse(text) as Record<string, Stored>)))
+    .catch(() => new Map<string, Stored>());
 
   /** One write at a time, of everything known: the last one written holds every answer. */
   function save(entries: Map<string, Stored>): Promise<void> {
@@ -111,7 +103,7 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
           (err: unknown) => (err instanceof PoolBusyError || err instanceof TaskCancelledError ? undefined : null),
         )
         .then((focus) => {
-          if (focus === undefined) return;
+          if (focus === undefined || closed) return;
           entries.set(mediaPath, { v, focus });
           version++;
           scheduleSave(entries);
@@ -124,28 +116,17 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
 
   const lookup = async ({ mediaPath, absPath, version: fileVersion }: Parameters<CoverFocusLookup>[0]): Promise<CoverFocusAnswer> => {
     if (!isWebImage(mediaPath) || needsHeifDecoder(mediaPath)) return { focus: undefined, pending: false };
-    const entries = await load();
+    const entries = await known;
     const v = versionParam(fileVersion);
-    const stored = () => {
-      const s = entries.get(mediaPath);
-      return s?.v === v ? s : undefined;
-    };
-    const waitKey = `${mediaPath}\0${v}`;
-    if (!stored() && !waitedFor.has(waitKey)) {
-      waitedFor.add(waitKey);
-      let timer: NodeJS.Timeout | undefined;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      });
-      await Promise.race([compute(entries, mediaPath, absPath, v, fileVersion.rotation ?? 0), waited]);
-      clearTimeout(timer);
-    }
-    const s = stored();
-    return { focus: s?.focus ?? undefined, pending: s === undefined };
+    const stored = entries.get(mediaPath);
+    if (stored?.v === v) return { focus: stored.focus ?? undefined, pending: false };
+    void compute(entries, mediaPath, absPath, v, fileVersion.rotation ?? 0);
+    return { focus: undefined, pending: true };
   };
-  const flush = async () => {
+  const close = async () => {
+    // Background crops may be queued behind a whole library's: the pool drops them as it closes.
+    closed = true;
     clearTimeout(saveTimer);
-    await Promise.allSettled(inFlight.values());
     if (unsaved) {
       const entries = unsaved;
       unsaved = undefined;
@@ -153,5 +134,5 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
     }
     await saving;
   };
-  return Object.defineProperties(lookup, { version: { get: () => version }, flush: { value: flush } }) as CoverFocusLookup;
+  return Object.defineProperties(lookup, { version: { get: () => version }, close: { value: close } }) as CoverFocusLookup;
 }

@@ -110,8 +110,8 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
   webVideo: 'view',
   // Read after each scan to pair Live Photos whose names differ: nobody waits for it.
   contentId: 'background',
-  // An album card waits for its cover's crop as a tile waits for its size.
-  coverFocus: 'grid',
+  // No page waits for a cover's crop (server/media/cover-focus.ts): it is centred meanwhile.
+  coverFocus: 'background',
   siteIcon: 'view',
 };
 

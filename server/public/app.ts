@@ -122,7 +122,6 @@ export function createApp(deps: AppDeps): Express {
     };
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
-  app.get('/photos', servePage('photos'));
   const linkVisits = createLinkVisits(deps.linkUsage);
   const albumPages = createAlbumPages({
     index,
@@ -136,6 +135,10 @@ export function createApp(deps: AppDeps): Express {
     site,
     linkVisits,
   });
+  // `/photos?all`: every album at the top of the tree, a page at a time, which /photos links
+  // to when it shows only the newest (server/public/pages/folder-listing.ts).
+  const photosPage = servePage('photos');
+  app.get('/photos', (req, res, next) => (req.query.all === undefined ? photosPage(req, res, next) : albumPages.render(req, res, index.root)));
   app.get('/photos/*splat', albumPages.handler);
   app.use(
     createShareLinkRouter({

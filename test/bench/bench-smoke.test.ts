@@ -23,6 +23,7 @@ const EXPECTED = [
   /^first-screen bytes, \d+-photo album, 1440×900/,
   /^start-up on [\d,]+ photos until \/photos answers/,
   /^start-up on [\d,]+ photos, server peak RSS/,
+  /^start-up on [\d,]+ photos, \/photos HTML/,
   ...(onPath('nginx') ? [/^cached small thumbnail \(\d+ KB\) through nginx's cache vs one Node process/] : []),
   ...(onPath('redis-server')
     ? [/^album page of a \d+-photo album, 2 processes vs 1/, /^wrong passwords answered 401 before the lockout, 100 concurrent guesses over 2 processes/]

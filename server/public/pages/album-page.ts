@@ -8,7 +8,7 @@ import { isFromProtected, type ReadableFile } from '../resolvers.js';
 import type { PasswordLimiter } from '../access/password-limiter.js';
 import { ACCESS_COOKIE, grantTokens } from '../access/tokens.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { type Album, breadcrumbsOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
+import { type Album, breadcrumbsOf, isAlbum, isProtected, type TreeNode } from '../../core/albums/album-tree.js';
 import { notFound } from '../../core/errors.js';
 import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.js';
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
@@ -25,6 +25,7 @@ import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
+import { folderListing, pageTitleOf } from './folder-listing.js';
 
 export type { DimensionsProvider, MediaDimensions } from '../../media/dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
@@ -105,8 +106,8 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
 export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
-  const childCards = (req: Request, node: TreeNode) =>
-    Promise.all(listedChildren(node).map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
+  const childCards = (req: Request, node: TreeNode, children: readonly TreeNode[] = listedChildren(node)) =>
+    Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
 
   /**
    * What a messenger shows for a link to the page (docs/api.md#link-previews): for anything
@@ -119,14 +120,12 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     if (isProtected(node)) return privatePreview(site);
     const photo = await coverPhoto(node, index, stats);
     const image = photo && thumbnailUrl(photo.mediaPath, 'medium', photo.stat);
-    return publicPreview(site, { title: titleOf(node), description, path: albumPageUrl(node.path), image });
+    return publicPreview(site, { title: pageTitleOf(node), description, path: albumPageUrl(node.path), image });
   }
 
   /** Which of the node's child albums this visitor has unlocked: their cards differ (a cover or a padlock). */
-  const unlockedChildren = (req: Request, node: TreeNode) =>
-    listedChildren(node)
-      .map((c) => (accessOf(req, c).granted ? '1' : '0'))
-      .join('');
+  const unlockedChildren = (req: Request, node: TreeNode, children: readonly TreeNode[] = listedChildren(node)) =>
+    children.map((c) => (accessOf(req, c).granted ? '1' : '0')).join('');
 
   /**
    * A year or category page: a public one is the same for everyone with the same unlocked
@@ -134,14 +133,17 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
    * still being worked out).
    */
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
+    // At most MAX_CARDS_PER_PAGE cards a page (folder-listing.ts).
+    const listing = folderListing(node, req.query.page);
     const make = async (): Promise<MadePage> => {
-      const cards = await childCards(req, node);
-      const preview = await previewOf(node, plural(cards.length, 'album'));
-      const html = await renderView(res, 'folder', { title: titleOf(node), crumbs: crumbs(node), cards, preview });
+      const cards = await childCards(req, node, listing.children);
+      const preview = await previewOf(node, plural(listing.total, 'album'));
+      const html = await renderView(res, 'folder', { title: pageTitleOf(node), crumbs: crumbs(node), cards, preview, pagination: listing });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
     if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);
-    const key = `folder\0${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${node.path}\0${unlockedChildren(req, node)}`;
+    // No crops' version in the key: a page made while some were missing is kept a moment only (keepMs).
+    const key = `folder\0${deps.site?.version ?? 0}\0${node.path}\0${listing.page}\0${unlockedChildren(req, node, listing.children)}`;
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 

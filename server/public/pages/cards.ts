@@ -1,10 +1,10 @@
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, countMedia, coverOf, isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
-import { TILE_THUMBNAIL } from '../../core/media-catalogue.js';
+import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, TILE_THUMBNAIL, type ThumbnailSize } from '../../core/media-catalogue.js';
 import type { CoverFocusLookup, CoverFocusResult } from '../../media/cover-focus.js';
 import type { MediaStat, MediaStats } from './media-stats.js';
 import { CARD_SIZES, type CardLayout } from './tile-sizes.js';
-import { albumPageUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
+import { albumPageUrl, type MediaVersion, type ThumbnailFormat, thumbnailUrl } from '../../core/urls.js';
 
 export interface CardView {
   readonly title: string;
@@ -24,6 +24,22 @@ export interface CardView {
   /** The cover's crop was not known in time: a page made with this card is worth making again. */
   readonly pending: boolean;
 }
+
+/**
+ * The widest a card's cover is laid out, in device pixels: 362 CSS px at most (tile-sizes.ts,
+ * a 790 px window), on a 3× screen.
+ */
+const WIDEST_COVER_PX = 362 * 3;
+
+/**
+ * The thumbnail sizes a cover's srcset offers: up to the first that covers WIDEST_COVER_PX.
+ * A wider one is never picked, and each size is two URLs per card: /photos holds up to 150
+ * cards (photos-outline.ts), a size fewer is about 15 % of the page.
+ */
+const COVER_SIZES: readonly ThumbnailSize[] = THUMBNAIL_SIZE_NAMES.filter((_, i) => i === 0 || THUMBNAIL_SIZES[THUMBNAIL_SIZE_NAMES[i - 1]!] < WIDEST_COVER_PX);
+
+const coverSrcset = (mediaPath: string, version: MediaVersion, format: ThumbnailFormat): string =>
+  COVER_SIZES.map((size) => `${thumbnailUrl(mediaPath, size, version, format)} ${THUMBNAIL_SIZES[size]}w`).join(', ');
 
 /** `object-position` in steps of 10 %, as classes: the pages' CSP allows no inline style. */
 function focusClasses(focus: CoverFocusResult | undefined): string {
@@ -71,8 +87,8 @@ export async function cardFor(
     pending = crop?.pending ?? false;
     coverView = {
       src: thumbnailUrl(mediaPath, TILE_THUMBNAIL, stat),
-      srcset: thumbnailSrcset(mediaPath, stat),
-      webpSrcset: thumbnailSrcset(mediaPath, stat, 'webp'),
+      srcset: coverSrcset(mediaPath, stat, 'jpeg'),
+      webpSrcset: coverSrcset(mediaPath, stat, 'webp'),
       sizes: CARD_SIZES[layout],
       focus: focusClasses(crop?.focus),
     };
@@ -94,9 +110,10 @@ export async function cardFor(
 export const isShownLocked = (node: TreeNode): node is Album => isAlbum(node) && isProtected(node);
 
 /**
- * Where /photos shows the card of `node` (views/photos.ejs): the albums at the top of the
- * tree and directly in a top-level folder sit in card grids, those of a section below that (a
- * category's, an album's children) in rows.
+ * Where /photos shows the card of `node` (views/photos.ejs) when it shows the whole tree: the
+ * albums at the top of the tree and directly in a top-level folder sit in card grids, those of
+ * a section below that (a category's, an album's children) in rows. (Past 150 albums, a
+ * section's newest sit in rows wherever they are from: static-pages.ts decides per section.)
  */
 export const photosCardLayout = (node: TreeNode): CardLayout => (node.path.split('/').length >= 3 ? 'row' : 'grid');
 
@@ -119,15 +136,22 @@ export function lockedCardsOf(root: TreeNode): Album[] {
  */
 export const listedChildren = (node: TreeNode): TreeNode[] => node.children.filter((c) => (isAlbum(c) ? !c.meta.hidden : listedChildren(c).length > 0));
 
+const albumCounts = new WeakMap<TreeNode, number>();
+
 /**
  * How many albums a listing below `node` would show: hidden albums and what lies below them
  * are left out, and so are the albums inside one with a password (their number is its content).
+ * Kept per node, which a rescan replaces: /photos asks it of every folder of the tree.
  */
-function listedAlbumCount(node: TreeNode): number {
-  let count = 0;
-  for (const child of listedChildren(node)) {
-    if (isAlbum(child)) count++;
-    if (child.meta?.password === undefined) count += listedAlbumCount(child);
+export function listedAlbumCount(node: TreeNode): number {
+  let count = albumCounts.get(node);
+  if (count === undefined) {
+    count = 0;
+    for (const child of listedChildren(node)) {
+      if (isAlbum(child)) count++;
+      if (child.meta?.password === undefined) count += listedAlbumCount(child);
+    }
+    albumCounts.set(node, count);
   }
   return count;
 }

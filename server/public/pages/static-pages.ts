@@ -5,17 +5,26 @@ import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
 import { type HomeContentStore, heroImage } from '../../core/home-content.js';
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
-import { type CardView, cardFor, isShownLocked, listedChildren, photosCardLayout } from './cards.js';
+import { type CardView, cardFor } from './cards.js';
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
-import { pageOf } from './page-cache.js';
+import { type CachedPage, type MadePage, PageCache } from './page-cache.js';
+import { type OutlineSection, photosOutline } from './photos-outline.js';
+import type { CardLayout } from './tile-sizes.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
+import { allAlbumsUrl, allAlbumsText } from './folder-listing.js';
 
 export type { CachedPage as StaticPage } from './page-cache.js';
-import type { CachedPage as StaticPage } from './page-cache.js';
 
 export type StaticPageName = 'landing' | 'home' | 'photos';
+
+/**
+ * How long a /photos made while some covers' crops were still being worked out is sent before
+ * it is made again (then sent meanwhile, and made again while crops are missing): crops come
+ * in one at a time in the background, and a crowd must not have the page made for each.
+ */
+const PENDING_PAGE_MS = 2000;
 
 /**
  * A heading over a group of cards on /photos: a plain folder (a year, a category), or an
@@ -28,7 +37,11 @@ interface Section {
   /** The section lists the children of an album (whose own card is shown just above). */
   ofAlbum: boolean;
   cards: CardView[];
+  /** Its cards are the newest of all the albums below it, in rows as a category's (site.css `.cards--row`). */
+  flat: boolean;
   sections: Section[];
+  /** The link to the section's page, when not all its albums are shown here. */
+  more: { url: string; text: string } | undefined;
 }
 
 /**
@@ -37,9 +50,12 @@ interface Section {
  * They never depend on the visitor: a protected album shows a lock whoever asks. On /photos a
  * small script (views/assets/photos.js) then asks /api/unlocked-albums which of those padlocks
  * this visitor has opened, and shows their covers (server/public/routes/unlocked-albums.ts).
+ *
+ * /photos never waits for the crops of its covers (server/media/cover-focus.ts): a page made
+ * while some are missing shows them centred, and is made again a moment later.
  */
 export class StaticPages {
-  #pages = new Map<StaticPageName, { key: string; page: Promise<StaticPage & { pending: boolean }>; focusVersion: number }>();
+  readonly #cache = new PageCache();
 
   constructor(
     private readonly app: Express,
@@ -51,30 +67,16 @@ export class StaticPages {
     private readonly coverFocus?: CoverFocusLookup,
   ) {}
 
-  get(name: StaticPageName): Promise<StaticPage> {
-    const key = `${this.index.version}:${this.home.version}`;
-    const focusVersion = this.coverFocus?.version ?? 0;
-    const cached = this.#pages.get(name);
-    // A page made while a cover's crop was still being worked out is made again once one comes in.
-    if (cached && cached.key === key && cached.focusVersion === focusVersion) return cached.page;
-    if (cached && cached.key === key) {
-      const reuse = cached.page.then((p) => (p.pending ? undefined : p));
-      return reuse.then((p) => p ?? this.#renew(name, key, focusVersion));
-    }
-    return this.#renew(name, key, focusVersion);
+  get(name: StaticPageName): Promise<CachedPage> {
+    // Read before anything is awaited: a page made from a tree a rescan replaced meanwhile is not kept.
+    const version = this.index.version;
+    return this.#cache.make(version, `${name}\0${this.home.version}`, () => this.#render(name));
   }
 
-  #renew(name: StaticPageName, key: string, focusVersion: number): Promise<StaticPage & { pending: boolean }> {
-    const page = this.#render(name);
-    this.#pages.set(name, { key, page, focusVersion });
-    page.catch(() => this.#pages.delete(name));
-    return page;
-  }
-
-  async #render(name: StaticPageName): Promise<StaticPage & { pending: boolean }> {
+  async #render(name: StaticPageName): Promise<MadePage> {
     const locals = await this.#locals(name);
     const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
-    return { ...pageOf(html), pending: locals.pending === true };
+    return { html, keepMs: locals.pending === true ? PENDING_PAGE_MS : undefined };
   }
 
   async #locals(name: StaticPageName): Promise<Record<string, unknown>> {
@@ -95,43 +97,48 @@ export class StaticPages {
       };
     }
     // Top level: folders (years) first, then the albums that sit at the top, then their children.
-    const tree = await this.#section(this.index.root);
+    const tree = await this.#section(photosOutline(this.index.root), -1);
     const all = (s: Section): CardView[] => [...s.cards, ...s.sections.flatMap(all)];
     return {
       site,
       sections: tree.sections.filter((s) => !s.ofAlbum),
       looseCards: tree.cards,
+      looseFlat: tree.flat,
       albumSections: tree.sections.filter((s) => s.ofAlbum),
+      allAlbums: tree.more,
       preview: publicPreview(site, { title: 'Photos', description: site.subtitle, path: '/photos' }),
       pending: all(tree).some((c) => c.pending),
     };
   }
 
   /**
-   * The whole tree below `node`, nested: plain folders become sections; albums become cards,
-   * followed by a section of their own child albums. A protected album is shown as a locked
-   * card and nothing below it is listed: the names of its albums are its content too.
+   * The cards and headings of one section of the outline (photos-outline.ts); `depth` is its
+   * heading's level below the page's (-1: the top of the tree, whose albums sit in a grid).
+   * A protected album is a locked card, with nothing below it listed.
    */
-  async #section(node: TreeNode): Promise<Section> {
-    const section: Section = {
+  async #section(outline: OutlineSection, depth: number): Promise<Section> {
+    const { node } = outline;
+    // Cards sit in a grid at the top and in a year's own list, in rows of 260 px below, and so
+    // do a section's newest albums when it is too big to show whole (site.css `.cards--row`).
+    const layout: CardLayout = depth >= 1 || outline.flat ? 'row' : 'grid';
+    const [cards, sections] = await Promise.all([
+      Promise.all(outline.cards.map((album) => this.#card(album, layout))),
+      Promise.all(outline.sections.map((s) => this.#section(s, depth + 1))),
+    ]);
+    return {
       title: titleOf(node),
       url: albumPageUrl(node.path),
       anchor: `s-${node.path.replace(/[^\w-]+/g, '-')}`,
       ofAlbum: isAlbum(node),
-      cards: [],
-      sections: [],
+      cards,
+      flat: outline.flat,
+      sections,
+      more: outline.allAlbums === undefined ? undefined : { url: allAlbumsUrl(node), text: allAlbumsText(node, outline.allAlbums) },
     };
-    for (const child of listedChildren(node)) {
-      if (isAlbum(child)) section.cards.push(await this.#card(child));
-      if (isShownLocked(child)) continue;
-      const sub = await this.#section(child);
-      if (sub.cards.length > 0 || sub.sections.length > 0) section.sections.push(sub);
-    }
-    return section;
   }
 
-  #card(node: TreeNode): Promise<CardView> {
-    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus, photosCardLayout(node));
+  #card(node: TreeNode, layout: CardLayout): Promise<CardView> {
+    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus, layout);
   }
 
   /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */
