@@ -90,6 +90,9 @@ function galleryEnv(opts: GalleryProcessOptions): NodeJS.ProcessEnv {
     ALBUMS_DIR: opts.albumsDir,
     CACHE_DIR: opts.cacheDir,
     CONTENT_DIR: opts.contentDir,
+    // No background preparation unless a figure asks for it (PREPARE: 'on'): cold figures must
+    // find their thumbnails cold, and every figure the cores to itself.
+    PREPARE: 'off',
     ...opts.env,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];

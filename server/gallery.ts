@@ -16,7 +16,8 @@ import { createWebVideoService } from './media/web-video.js';
 import { createCoverFocus } from './media/cover-focus.js';
 import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
-import { DimensionsCache } from './public/pages/dimensions.js';
+import { DimensionsCache } from './media/dimensions.js';
+import { createPreparer, type Preparer } from './media/preparer.js';
 import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
@@ -53,6 +54,10 @@ export interface Gallery {
   readonly pool: MediaPool;
   /** Reads Live Photos' content identifiers after each scan, in the background (docs/api.md#live-photos). */
   readonly livePhotoIds: LivePhotoIds;
+  /** What is known of every album's files (their sizes, placeholders, dates taken). */
+  readonly facts: DimensionsCache;
+  /** The background preparation of albums (server/media/preparer.ts); undefined with PREPARE=off. */
+  readonly preparer: Preparer | undefined;
   /** The visits of share links (docs/api.md#share-links), written a few seconds after they happen. */
   readonly linkUsage: LinkUsageStore;
   close(): Promise<void>;
@@ -115,6 +120,9 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
+  const preparer = config.prepare
+    ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
+    : undefined;
   const app = createApp({
     config,
     index,
@@ -146,10 +154,13 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     home,
     pool,
     livePhotoIds,
+    facts: dimensions,
+    preparer,
     linkUsage,
     async close() {
       index.close();
       home.close();
+      await preparer?.close();
       await livePhotoIds.close();
       await dimensions.close();
       await coverFocus.close();

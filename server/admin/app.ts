@@ -20,6 +20,7 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { shareLinkRoutes } from './routes/share-links.js';
 import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
+import { preparationRoutes } from './routes/preparation.js';
 import { qrCodeRoutes } from './routes/qr-code.js';
 import { adoptFolderRoutes } from './routes/adopt-folders.js';
 import { albumOrderRoutes } from './routes/album-order.js';
@@ -117,6 +118,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(albumOrderRoutes(ctx));
   app.use(adoptFolderRoutes(ctx));
   app.use(qrCodeRoutes());
+  app.use(preparationRoutes(ctx));
   app.use(adminPageRoutes(ctx, viewsDir));
 
   app.use('/api', apiNotFound);

@@ -37,6 +37,12 @@ export interface Config {
    */
   readonly watch: WatchSetting;
   readonly watchIntervalMs: number;
+  /**
+   * `PREPARE`: whether albums are prepared as their files arrive (server/media/preparer.ts), in
+   * the background; `off` leaves every thumbnail to its first request (the benchmarks of cold
+   * thumbnails, a machine that must not spend a core on it).
+   */
+  readonly prepare: boolean;
 }
 
 export type WatchSetting = 'auto' | 'events' | 'poll';
@@ -76,6 +82,14 @@ function parseWatch(raw: string | undefined): WatchSetting {
   if (raw === undefined || raw === '') return 'auto';
   if (!(WATCH_SETTINGS as readonly string[]).includes(raw)) throw new ConfigError(`WATCH must be one of ${WATCH_SETTINGS.join(', ')}, got "${raw}"`);
   return raw as WatchSetting;
+}
+
+/** `on` or `off` (also `true`/`false`, `1`/`0`). */
+function parseSwitch(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
 }
 
 /** A `redis://` or `rediss://` URL (node-redis's forms); the password in it is never logged. */
@@ -131,5 +145,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = environmentWithFile(), cwd =
     redisUrl,
     watch: parseWatch(env.WATCH),
     watchIntervalMs: parseSeconds('WATCH_INTERVAL', env.WATCH_INTERVAL, 5000, 100, 3_600_000),
+    prepare: parseSwitch('PREPARE', env.PREPARE, true),
   });
 }

@@ -31,6 +31,7 @@ export const SETTINGS = [
   'REDIS_URL',
   'WATCH',
   'WATCH_INTERVAL',
+  'PREPARE',
 ] as const;
 
 const DIRECTORY_SETTINGS = new Set(['ALBUMS_DIR', 'CACHE_DIR', 'CONTENT_DIR']);

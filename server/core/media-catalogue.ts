@@ -1,3 +1,4 @@
+import type { AlbumStyle } from './albums/album-record.js';
 import path from 'node:path';
 
 /**
@@ -131,6 +132,22 @@ export const LIGHTBOX_THUMBNAIL: ThumbnailSize = 'large';
 export function isThumbnailSize(value: unknown): value is ThumbnailSize {
   return typeof value === 'string' && Object.hasOwn(THUMBNAIL_SIZES, value);
 }
+
+/**
+ * The thumbnails an album's visitors ask first, by its layout, made as its files arrive
+ * (server/media/preparer.ts), in every format: the sizes the layout's tiles take on phones,
+ * tablets and desktops (server/public/pages/tile-sizes.ts). Square grid tiles take 400 px at 1×
+ * and 600 px at 2× and 3×; justified rows up to 800 px; a `single` photo what its large frame
+ * needs. The viewer's sizes are made when a photo is opened.
+ */
+export const PREPARED_SIZES: Readonly<Record<AlbumStyle, readonly ThumbnailSize[]>> = Object.freeze({
+  grid: ['small', 'tile'],
+  masonry: ['small', 'tile', 'row'],
+  single: ['medium', 'large'],
+});
+
+/** An album card's cover (its parent's page, /photos): 400 to 800 px (tile-sizes.ts `CARD_SIZES`). */
+export const CARD_PREPARED_SIZES: readonly ThumbnailSize[] = Object.freeze(['small', 'tile', 'row']);
 
 /**
  * The widest thumbnail an album page's tiles ask for: sizes up to it are grid work, made

@@ -64,6 +64,11 @@ export interface ThumbnailCache {
   make(source: ThumbnailSource, size: ThumbnailSize, tag: string, options?: OpenOptions): Promise<OpenThumbnail>;
   /** Makes every size and format fresh (one task for all those stale), for the CLI. */
   refresh(source: ThumbnailSource): Promise<'fresh' | 'generated'>;
+  /**
+   * Makes `sizes`, in every format, fresh as background work of the pool (one task for those
+   * stale): what an album's visitors ask first, made before they come (server/media/preparer.ts).
+   */
+  prepare(source: ThumbnailSource, sizes: readonly ThumbnailSize[]): Promise<'fresh' | 'generated'>;
 }
 
 /** What lookUp found: the original's version (source-tag.ts), and its cache file when fresh. */
@@ -345,6 +350,16 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       if (stale.length === 0) return 'fresh';
       // The CLI makes every stale size and format from one decode: nobody waits for one first.
       await generate(source, tag, decodesOnce(source) ? ALL_VARIANTS : stale, 'view');
+      return 'generated';
+    },
+
+    async prepare(source, sizes) {
+      const tag = sourceTagOf(await statOriginal(source.absPath), source.rotation);
+      const wanted = ALL_VARIANTS.filter((v) => sizes.includes(v.size));
+      const stale = await staleOf(source, wanted, tag);
+      if (stale.length === 0) return 'fresh';
+      // A HEIC or a video is decoded whole anyway: every size comes from that one decode.
+      await generate(source, tag, decodesOnce(source) ? await staleOf(source, ALL_VARIANTS, tag) : stale, 'background');
       return 'generated';
     },
   };

@@ -117,7 +117,8 @@ describe('admin PUT /api/album-order at the top of the tree (parent "")', functi
     await fx.album('garden', { title: 'Garden', token: 'garden-token-0123456789' });
     await fx.album('birthdays', { title: 'Birthdays', token: 'birthdays-token-0123456789' });
     // The public server over the same tree; it is made to rescan rather than left to watch.
-    const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', PORT: '0', WORKERS: '1' }, fx.root);
+    // No background preparation: the test checks that a refused change writes nothing, cache included.
+    const config = loadConfig({ ALBUMS_DIR: 'albums', CONTENT_DIR: 'content', CACHE_DIR: 'cache', PORT: '0', WORKERS: '1', PREPARE: 'off' }, fx.root);
     gallery = await createGallery(config, { watch: false, log: quietLogger });
   });
   afterEach(async () => {

@@ -74,8 +74,12 @@ describe('rotations seen on the public site (album.json overrides, video display
     it('should turn its thumbnails, full size, page and API sizes and placeholder, with new URLs and ETags; the original stays byte for byte', async () => {
       const file = path.join(albumDir(TRIP), 'logo.png');
       const original = fs.readFileSync(file);
-      const before = await itemOf(TRIP, 'logo.png');
-      expect([before.width, before.height]).to.deep.equal([320, 240]);
+      // The album is prepared in the background (its sizes are not known at once): wait for them.
+      let before = await itemOf(TRIP, 'logo.png');
+      await eventuallyPasses(async () => {
+        before = await itemOf(TRIP, 'logo.png');
+        expect([before.width, before.height]).to.deep.equal([320, 240]);
+      });
       expect(before.thumbHash).to.be.a('string');
       const oldThumb = await fetched(before.src);
       expect(await looks(oldThumb.body as Buffer)).to.deep.equal({ width: 320, height: 240, topLeft: 'red', topRight: 'blue' });

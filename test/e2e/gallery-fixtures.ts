@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
+import { filesOf } from '../../server/core/albums/live-photos.js';
 import { loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
@@ -135,8 +136,11 @@ export class BrowserGallery {
   }
 
   async start(): Promise<this> {
-    const config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, WORKERS: '2' });
+    // The albums' facts read as their preparation would before visitors come (a page never waits
+    // for them), but no thumbnail made ahead: these tests watch tiles arrive.
+    const config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, WORKERS: '2', PREPARE: 'off' });
     this.gallery = await createGallery(config, { watch: false, log: quietLogger });
+    for (const album of this.gallery.index.albums()) await this.gallery.facts.complete(album, Array.from(filesOf(album.media)));
     this.server = http.createServer(this.gallery.handler).listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => this.server.once('listening', resolve).once('error', reject));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

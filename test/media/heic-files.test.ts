@@ -67,6 +67,7 @@ describe('HEIC files told by their bytes', function () {
     });
 
     it('should give the page its size', async function () {
+      await fx.knownFacts('2024/phone');
       const res = await request(fx.gallery.handler).get('/photos/2024/phone').expect(200);
       expect(res.text).to.match(/data-name="IMG_8606.jpg"[^>]*data-width="2566" data-height="3313"/);
     });

@@ -63,6 +63,7 @@ describe('HEIC/HEIF photos', function () {
   });
 
   it('should give the page the displayed size of a HEIC (for the layouts)', async function () {
+    await fx.knownFacts('2024/phone');
     const res = await request(fx.gallery.handler).get('/photos/2024/phone').expect(200);
     expect(res.text).to.match(/data-name="IMG_5195.HEIC"[^>]*data-width="2566" data-height="3313"/);
   });

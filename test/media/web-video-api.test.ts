@@ -65,6 +65,7 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
     });
 
     it('should offer only the original on the album page', async function () {
+      await fx.knownFacts(READY);
       const res = await get(`/photos/${READY}`).expect(200);
       expect(sourcesOn(res.text, 'ready.mp4')).to.deep.equal([{ src: `/albums/${READY}/ready.mp4` }]);
     });
@@ -109,6 +110,7 @@ describe('web copies of videos (GET /api/web-video, /api/video-info, album pages
     });
 
     it('should offer the remux first and the original as a fallback on the album page', async function () {
+      await fx.knownFacts(PUBLIC);
       const res = await get(`/photos/${PUBLIC}`).expect(200);
       const sources = sourcesOn(res.text, 'camera.mov') as { src: string; type?: string }[];
       expect(sources.map((s) => s.src.split('&v=')[0])).to.deep.equal([`/api/web-video?path=${q(rel)}`, `/albums/${rel}`]);

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { apiNotFound, errorHandler } from '../../server/http/error-handler.js';
-import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import type { DimensionsProvider } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { createAlbumMediaRouter } from '../../server/public/routes/album-media-api.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';

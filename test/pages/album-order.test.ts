@@ -6,7 +6,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import type { Album } from '../../server/core/albums/album-tree.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { AlbumDates } from '../../server/public/pages/album-dates.js';
-import { DimensionsCache, type HeaderReader } from '../../server/public/pages/dimensions.js';
+import { DimensionsCache, type HeaderReader } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import type { ReadableFile } from '../../server/public/resolvers.js';
 import { quietLogger } from '../support/capture-logger.js';
@@ -71,7 +71,7 @@ describe('AlbumDates', function () {
 
   function setUp(reader: HeaderReader) {
     const locate = createMediaLocator(index, path.join(root, 'albums'));
-    const dimensions = new DimensionsCache({ locate, cacheDir: path.join(root, 'cache'), reader, waitMs: 50, log: quietLogger });
+    const dimensions = new DimensionsCache({ locate, cacheDir: path.join(root, 'cache'), reader, log: quietLogger });
     const dates = new AlbumDates({ dimensions: dimensions.provide, stats: new MediaStats(locate), findAlbum: (p) => index.album(p) });
     const album = index.album(ALBUM) as Album;
     const files: ReadableFile[] = album.media.map((item) => ({

@@ -10,7 +10,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { albumPageHandler } from '../../server/public/pages/album-page.js';
 import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
-import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import type { DimensionsProvider } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { CARD_SIZES } from '../../server/public/pages/tile-sizes.js';
 import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';

@@ -45,7 +45,9 @@ describe('Live Photos', function () {
     linkIn('IMG_7.MOV', fx.path(LOCKED, 'IMG_5.mov'));
     linkIn('IMG_8.MOV', path.join(outside, 'secret.mov'));
     linkIn('IMG_9.MOV', fx.path(PHONE, 'IMG_1.MOV'));
-    await fx.start({ env: { WORKERS: '2' } });
+    // Prepared as the gallery does once files arrive: a page never waits for the facts it shows.
+    await fx.start({ env: { WORKERS: '2', PREPARE: 'on' }, backgroundDelayMs: 0 });
+    await fx.gallery.preparer!.idle();
     app = request(fx.gallery.handler);
   });
 

@@ -11,7 +11,7 @@ import { errorHandler } from '../../server/http/error-handler.js';
 import { createResolvers, type ReadableMedia } from '../../server/public/access/gallery-access.js';
 import { albumPageHandler } from '../../server/public/pages/album-page.js';
 import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
-import type { DimensionsProvider } from '../../server/public/pages/dimensions.js';
+import type { DimensionsProvider } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { PageCache } from '../../server/public/pages/page-cache.js';
 import { quietLogger } from '../support/capture-logger.js';

@@ -30,7 +30,9 @@ describe('tile placeholders', function () {
     await fx.build({ '2024/trip': { meta: { title: 'Trip' }, files: ['a.jpg', 'b.jpg'] } });
     await writeUnreadableJpeg(fx.path('2024/trip/broken.jpg'));
     fs.copyFileSync(HEIC, fx.path('2024/trip/phone.HEIC'));
-    await fx.start({ env: { WORKERS: '2' } });
+    // Prepared as the gallery does once files arrive: a page never waits for the facts it shows.
+    await fx.start({ env: { WORKERS: '2', PREPARE: 'on' }, backgroundDelayMs: 0 });
+    await fx.gallery.preparer!.idle();
     app = request(fx.gallery.handler);
   });
   after(() => fx.close());

@@ -21,7 +21,7 @@ import {
 } from '../../server/core/media-catalogue.js';
 import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
-import { DimensionsCache } from '../../server/public/pages/dimensions.js';
+import { DimensionsCache } from '../../server/media/dimensions.js';
 import { formatDuration } from '../../server/public/pages/media-items.js';
 import { thumbnailSrcset } from '../../server/core/urls.js';
 import { createAdminFixture } from '../admin/support/admin-fixture.js';

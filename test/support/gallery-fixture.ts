@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { filesOf } from '../../server/core/albums/live-photos.js';
 import { loadConfig, type Config } from '../../server/core/config.js';
 import { createGallery, type Gallery, type GalleryOptions } from '../../server/gallery.js';
 import { makeTempDir, removeTempDir, writeAlbum } from './temp-dir.js';
@@ -23,12 +24,18 @@ export interface TreeSpec {
  * written with real JPEGs. Files ending in other extensions are written as small text.
  */
 export class GalleryFixture {
-  readonly root = makeTempDir();
-  readonly albumsDir = path.join(this.root, 'albums');
-  readonly cacheDir = path.join(this.root, 'cache');
-  readonly contentDir = path.join(this.root, 'content');
+  readonly albumsDir: string;
+  readonly cacheDir: string;
+  readonly contentDir: string;
   gallery!: Gallery;
   config!: Config;
+
+  /** A new temp root, or `root` of another fixture: a second gallery over the same tree and cache (another process of a cluster). */
+  constructor(readonly root = makeTempDir()) {
+    this.albumsDir = path.join(root, 'albums');
+    this.cacheDir = path.join(root, 'cache');
+    this.contentDir = path.join(root, 'content');
+  }
 
   async build(tree: TreeSpec): Promise<this> {
     fs.mkdirSync(this.albumsDir, { recursive: true });
@@ -48,9 +55,21 @@ export class GalleryFixture {
   }
 
   async start(opts: Partial<GalleryOptions> & { env?: Record<string, string> } = {}): Promise<Gallery> {
-    this.config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, ...opts.env });
+    // No background preparation unless a test asks for it (PREPARE: 'on'): most tests look at what
+    // one request makes, and the pool's work and the cache would not be theirs alone.
+    this.config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, PREPARE: 'off', ...opts.env });
     this.gallery = await createGallery(this.config, { watch: false, log: quietLogger, ...opts });
     return this.gallery;
+  }
+
+  /**
+   * Reads the facts of an album's files now (sizes, placeholders, dates), as its preparation
+   * would: a page never waits for them, so a test about what a page shows of them reads them first.
+   */
+  async knownFacts(albumPath: string): Promise<void> {
+    const album = this.gallery.index.album(albumPath);
+    if (!album) throw new Error(`no album ${albumPath} in the index`);
+    await this.gallery.facts.complete(album, Array.from(filesOf(album.media)));
   }
 
   path(...rel: string[]): string {

@@ -1,7 +1,7 @@
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
 import type { ReadableFile } from '../resolvers.js';
-import type { DimensionsProvider, MediaDimensions } from './dimensions.js';
+import type { DimensionsProvider, MediaDimensions } from '../../media/dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { dateRangeText } from './taken-text.js';
 

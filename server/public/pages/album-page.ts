@@ -17,7 +17,7 @@ import { cardFor, coverPhoto, listedChildren } from './cards.js';
 import { type LinkPreview, privatePreview, publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
-import type { DimensionsProvider } from './dimensions.js';
+import type { DimensionsProvider } from '../../media/dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
 import { type MadePage, PageCache, sendCachedPage, sendPageOnce } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
@@ -27,7 +27,7 @@ import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
 import { folderListing, pageTitleOf } from './folder-listing.js';
 
-export type { DimensionsProvider, MediaDimensions } from './dimensions.js';
+export type { DimensionsProvider, MediaDimensions } from '../../media/dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
-import type { DimensionsProvider, VideoPlayback } from './dimensions.js';
+import type { DimensionsProvider, VideoPlayback } from '../../media/dimensions.js';
 import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 import { type VideoSourceView, videoSources } from './video-sources.js';

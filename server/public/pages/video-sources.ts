@@ -1,5 +1,5 @@
 import { originalUrl, type MediaVersion, webVideoUrl } from '../../core/urls.js';
-import type { VideoPlayback } from './dimensions.js';
+import type { VideoPlayback } from '../../media/dimensions.js';
 
 /** One `<source>` of a video in the lightbox, in the order the browser tries them. */
 export interface VideoSourceView {

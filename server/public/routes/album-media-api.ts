@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import type { DimensionsProvider } from '../pages/dimensions.js';
+import type { DimensionsProvider } from '../../media/dimensions.js';
 import { MEDIA_PER_PAGE, mediaViews, pageCount } from '../pages/media-items.js';
 import type { MediaStats } from '../pages/media-stats.js';
 import type { MediaOrder } from '../pages/album-dates.js';

@@ -1,5 +1,6 @@
 // The Albums tab: the tree, the editor of the selected album, and the "new album" dialog.
 import { renderAdoptable } from './adopt.js';
+import { followPreparation } from './preparation.js';
 import { renderAlbumEditor } from './album-editor.js';
 import { albumOrderSection, childAlbumsOf } from './album-order.js';
 import { renderAlbumTree } from './album-tree.js';
@@ -160,5 +161,6 @@ export function initAlbums() {
     await loadAlbums();
     await selectAlbum(path);
   });
+  followPreparation(document.getElementById('preparation'));
   void loadAlbums();
 }

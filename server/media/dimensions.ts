@@ -1,41 +1,19 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import type { MediaItem, TreeNode } from '../../core/albums/album-tree.js';
-import { writeFileAtomic } from '../../core/fs-atomic.js';
-import { inBatches } from '../../core/in-batches.js';
-import { filesOf } from '../../core/albums/live-photos.js';
-import { HttpError } from '../../core/errors.js';
-import { type MediaKind, dimensionsFile } from '../../core/media-catalogue.js';
-import { MediaTaskError, PoolBusyError } from '../../media/pool-errors.js';
-import type { TaskPriority } from '../../media/priority-lane.js';
-import type { Logger } from '../../core/logger.js';
-import { type PlaybackFacts, type PlaybackPlan, playbackPlan, sourceTypeOf } from '../../core/media/playback-plan.js';
-import { isTakenDate, type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
-import { isRotation } from '../../core/albums/rotations.js';
+import type { MediaItem, TreeNode } from '../core/albums/album-tree.js';
+import { inBatches } from '../core/in-batches.js';
+import { HttpError } from '../core/errors.js';
+import { type MediaKind, dimensionsFile } from '../core/media-catalogue.js';
+import { MediaTaskError, PoolBusyError } from './pool-errors.js';
+import type { TaskPriority } from './priority-lane.js';
+import type { Logger } from '../core/logger.js';
+import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../core/media/playback-plan.js';
+import { isTakenDate } from '../core/media/taken-date.js';
+import { Semaphore } from '../core/semaphore.js';
+import { AlbumFactsStore, type AlbumRecord, isThumbHash, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
 
-/** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
-export interface MediaDimensions {
-  readonly width: number;
-  readonly height: number;
-  readonly duration?: number | undefined;
-  /** Photos: the ThumbHash the tile shows until its thumbnail arrives (workers/thumb-hash.ts). */
-  readonly thumbHash?: string | undefined;
-  /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
-  readonly playback?: VideoPlayback | undefined;
-  /**
-   * When it was taken (docs/api.md#dates): EXIF DateTimeOriginal, a video's container time,
-   * else the file's mtime, as a wall-clock `YYYY-MM-DDTHH:MM:SS`. Set once the header is read.
-   */
-  readonly taken?: TakenDate | undefined;
-  /** True when `taken` is only the file's mtime: the file itself carries no date. */
-  readonly takenFromFile?: boolean | undefined;
-}
+export type { MediaDimensions };
 
-/** A video's playback plan and the `type` of its original's `<source>`. */
-export interface VideoPlayback {
-  readonly plan: PlaybackPlan;
-  readonly type?: string | undefined;
-}
+export type { VideoPlayback };
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
 export interface DimensionsProvider {
@@ -74,8 +52,6 @@ export interface DimensionsCacheOptions {
   readonly reader: HeaderReader;
   /** Header reads in flight at once: the pool's queue is shared with thumbnails. */
   readonly concurrency?: number;
-  /** How long a page waits for first reads; later ones still land in the cache. */
-  readonly waitMs?: number;
   /**
    * Told when a video is probed for the first time (per version) and browsers cannot all play
    * it as it is: the gallery starts its web copy then, in the background, so it is usually
@@ -87,39 +63,12 @@ export interface DimensionsCacheOptions {
   readonly log: Logger;
 }
 
-/** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
-interface Stored {
-  readonly mtimeMs: number;
-  readonly size: number;
-  /** The owner's turn the size and placeholder were read with (docs/api.md#rotations); absent: none. */
-  readonly rotation?: number;
-  readonly width: number;
-  readonly height: number;
-  readonly duration?: number;
-  readonly thumbHash?: string;
-  readonly playback?: VideoPlayback;
-  /** The date the file carries (EXIF, container); absent when it has none. */
-  readonly taken?: TakenDate;
-}
-
 /** The version of a file a read is for: its identity, and the owner's turn it is read with. */
 interface FileVersion {
   readonly mtimeMs: number;
   readonly size: number;
   readonly rotation: number;
 }
-
-interface AlbumRecord {
-  readonly entries: Map<string, Stored>;
-  /** Saves of one album run one after another, so an older snapshot never lands last. */
-  saving: Promise<void>;
-}
-
-/**
- * 2: videos carry their playback plan. 3: photos carry their ThumbHash. 4: the date taken
- * (older files lack them, so are read again).
- */
-const FILE_VERSION = 4;
 
 /**
  * Photo and video sizes for page layout, read from file headers once (in the media pool),
@@ -133,7 +82,6 @@ const FILE_VERSION = 4;
 /** Reads started together: settles when all are over (never rejects). */
 interface Filling {
   readonly done: Promise<void>;
-  readonly waitUntil: number;
 }
 
 export class DimensionsCache {
@@ -142,7 +90,7 @@ export class DimensionsCache {
   readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
   /** Items whose read is under way: when it ends, and until when a page may wait for it. */
   readonly #filling = new WeakMap<MediaItem, Filling>();
-  readonly #albums = new Map<string, Promise<AlbumRecord>>();
+  readonly #records: AlbumFactsStore;
   /** Reads under way; null: unreadable, undefined: not now (a busy pool). */
   readonly #inFlight = new Map<string, Promise<Stored | null | undefined>>();
   readonly #background = new Set<Promise<void>>();
@@ -160,7 +108,6 @@ export class DimensionsCache {
    */
   readonly #knownUpTo = new WeakMap<readonly MediaItem[], number>();
   /** Albums with reads saved later, and when. */
-  readonly #saveTimers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
   #closed = false;
 
   constructor(opts: DimensionsCacheOptions) {
@@ -168,13 +115,13 @@ export class DimensionsCache {
     this.#opts = {
       ...opts,
       concurrency: opts.concurrency ?? 4,
-      waitMs: opts.waitMs ?? 3000,
       saveEveryMs: opts.saveEveryMs ?? SAVE_EVERY_MS,
       onVideoNeedsCopy: opts.onVideoNeedsCopy ?? (() => undefined),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
     }
+    this.#records = new AlbumFactsStore({ fileOf: (albumPath) => this.fileOf(albumPath), saveEveryMs: this.#opts.saveEveryMs, log: this.#opts.log });
     this.#slots = new Semaphore(this.#opts.concurrency);
   }
 
@@ -185,22 +132,10 @@ export class DimensionsCache {
   });
 
   async lookup(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
-    await this.#start(node, items);
-    // Every read of these items is waited for, whoever started it (the page's own lookup, or
-    // the album's date span asking for the whole album at the same moment), but only until
-    // waitMs after it started: a cold album must not hold the page for long, what is not read
-    // by then renders without a size this once, and a later view of it under load does not
-    // wait the whole waitMs again (docs/api.md#pages).
-    const now = performance.now();
-    const pending = new Set<Filling>();
-    for (const item of items) {
-      const filling = this.#filling.get(item);
-      if (filling && filling.waitUntil > now) pending.add(filling);
-    }
-    if (pending.size > 0) {
-      const waitUntil = Math.max(...Array.from(pending, (f) => f.waitUntil));
-      await Promise.race([Promise.all(Array.from(pending, (f) => f.done)), delay(waitUntil - now)]);
-    }
+    // A page never waits for a header read (issue 27): what the album's record holds now, the
+    // rest read at grid priority (a visitor asks) and shown by a later render of the page; only
+    // the record's own look (a stat per file, once per file version) is waited for.
+    await (await this.#start(node, items))?.checked;
     return this.#answers(items);
   }
 
@@ -208,6 +143,42 @@ export class DimensionsCache {
   async peek(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]> {
     await (await this.#start(node, items, 'background'))?.checked;
     return this.#answers(items);
+  }
+
+  /**
+   * Reads what is not known of `items` yet, at background priority, and resolves once every
+   * one is known or found unreadable (reads a page started are waited for too): the
+   * preparation of an album (server/media/preparer.ts). Never rejects.
+   */
+  async complete(node: TreeNode, items: readonly MediaItem[]): Promise<void> {
+    const started = await this.#start(node, items, 'background');
+    const under = new Set<Promise<void>>();
+    for (const item of items) {
+      const filling = this.#filling.get(item);
+      if (filling) under.add(filling.done);
+    }
+    await Promise.all([started?.done, ...under]);
+  }
+
+  /** Whether `item`, as it is now (known, read from its current version), was prepared as `stamp` says. */
+  async isPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<boolean> {
+    if (!this.#known.get(item)) return false;
+    return (await this.#records.of(node.path)).entries.get(item.name)?.prepared === stamp;
+  }
+
+  /** Notes that `item`, as it is now, was prepared as `stamp` says; saved with the album's record. */
+  async markPrepared(node: TreeNode, item: MediaItem, stamp: string): Promise<void> {
+    if (!this.#known.get(item)) return;
+    const record = await this.#records.of(node.path);
+    const stored = record.entries.get(item.name);
+    if (!stored || stored.prepared === stamp) return;
+    record.entries.set(item.name, { ...stored, prepared: stamp });
+    this.#records.saveLater(node, record);
+  }
+
+  /** Writes what is known of the album now, when anything waits to be written (the end of its preparation). */
+  async save(node: TreeNode): Promise<void> {
+    await this.#records.saveNow(node);
   }
 
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
@@ -227,9 +198,9 @@ export class DimensionsCache {
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length === 0) return undefined;
     let ended!: () => void;
-    const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)), waitUntil: performance.now() + this.#opts.waitMs };
+    const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)) };
     for (const item of missing) this.#filling.set(item, filling);
-    const record = await this.#record(node.path);
+    const record = await this.#records.of(node.path);
     // A whole cold album (its dates) is checked a batch at a time (server/core/in-batches.ts).
     // A page's own items are checked and read all at once. A whole cold album (its dates) is
     // gone through a batch at a time (server/core/in-batches.ts): first the disk cache, then
@@ -247,11 +218,11 @@ export class DimensionsCache {
           missing.filter((_, at) => unread[at]),
           READ_BATCH,
           async (item) => {
-            if (await this.#readItem(node, item, record, priority)) this.#saveLater(node, record);
+            if (await this.#readItem(node, item, record, priority)) this.#records.saveLater(node, record);
           },
         ),
       )
-      .then(() => this.#saveNow(node, record))
+      .then(() => this.#records.saveNow(node))
       .finally(() => {
         for (const item of missing) this.#filling.delete(item);
         ended();
@@ -385,64 +356,6 @@ export class DimensionsCache {
     }
   }
 
-  #record(albumPath: string): Promise<AlbumRecord> {
-    let record = this.#albums.get(albumPath);
-    if (!record) {
-      record = this.#load(albumPath);
-      this.#albums.set(albumPath, record);
-    }
-    return record;
-  }
-
-  async #load(albumPath: string): Promise<AlbumRecord> {
-    const entries = new Map<string, Stored>();
-    try {
-      const parsed = JSON.parse(await fs.readFile(this.fileOf(albumPath), 'utf8')) as unknown;
-      for (const [name, value] of Object.entries(entriesOf(parsed))) {
-        if (isStored(value)) entries.set(name, value);
-      }
-    } catch {
-      // No file yet, or one from another version or cut short: start empty, it is a cache.
-    }
-    return { entries, saving: Promise.resolve() };
-  }
-
-  /** Saves the record within saveEveryMs (reads of a big album go on meanwhile). */
-  #saveLater(node: TreeNode, record: AlbumRecord): void {
-    if (this.#saveTimers.has(record)) return;
-    const timer = setTimeout(() => void this.#saveNow(node, record), this.#opts.saveEveryMs);
-    timer.unref();
-    this.#saveTimers.set(record, { timer, node });
-  }
-
-  /** Saves the record now if reads are waiting to be saved. */
-  #saveNow(node: TreeNode, record: AlbumRecord): Promise<void> {
-    const pending = this.#saveTimers.get(record);
-    if (!pending) return record.saving;
-    clearTimeout(pending.timer);
-    this.#saveTimers.delete(record);
-    return this.#save(node, record);
-  }
-
-  /** Writes the album's record, keeping only files the album still has. */
-  #save(node: TreeNode, record: AlbumRecord): Promise<void> {
-    record.saving = record.saving.then(async () => {
-      // Live Photos' movies are sized too (their plan picks their sources), though not listed.
-      const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
-      const entries: Record<string, Stored> = {};
-      for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
-      const file = this.fileOf(node.path);
-      try {
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        await writeFileAtomic(file, JSON.stringify({ version: FILE_VERSION, entries }));
-      } catch (err) {
-        // A read-only cache costs header reads after a restart, not pages.
-        this.#opts.log.warn({ err }, `could not write ${file}`);
-      }
-    });
-    return record.saving;
-  }
-
   #track(work: Promise<unknown>): void {
     const tracked = work.then(
       () => undefined,
@@ -451,27 +364,6 @@ export class DimensionsCache {
     this.#background.add(tracked);
     void tracked.finally(() => this.#background.delete(tracked));
   }
-}
-
-function toDimensions(s: Stored): MediaDimensions {
-  // The mtime kept is the file's, as it was read: the fallback date of a file that carries none.
-  const taken = s.taken ?? wallClockOf(s.mtimeMs);
-  const dims = {
-    width: s.width,
-    height: s.height,
-    duration: s.duration,
-    ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}),
-    ...(taken ? { taken, takenFromFile: s.taken === undefined } : {}),
-  };
-  return s.playback ? { ...dims, playback: s.playback } : dims;
-}
-
-/**
- * A ThumbHash as the worker writes it: base64 of a few dozen bytes at most (workers/thumb-hash.ts). Checked
- * on the way in and out of the cache file, because the page puts it into an attribute.
- */
-function isThumbHash(v: unknown): v is string {
-  return typeof v === 'string' && /^[A-Za-z0-9+/]{6,64}={0,2}$/.test(v);
 }
 
 /** A video's size and length, and its plan when the probe told what it depends on. */
@@ -489,37 +381,6 @@ function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
   return { width, height, duration, taken, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
 }
 
-const PLANS: readonly unknown[] = ['direct', 'faststart', 'transcode'] satisfies PlaybackPlan[];
-
-function isPlayback(v: unknown): v is VideoPlayback {
-  if (typeof v !== 'object' || v === null) return false;
-  const p = v as Record<string, unknown>;
-  return PLANS.includes(p.plan) && (p.type === undefined || typeof p.type === 'string');
-}
-
-function entriesOf(parsed: unknown): Record<string, unknown> {
-  if (typeof parsed !== 'object' || parsed === null) return {};
-  const { version, entries } = parsed as { version?: unknown; entries?: unknown };
-  return version === FILE_VERSION && typeof entries === 'object' && entries !== null ? (entries as Record<string, unknown>) : {};
-}
-
-function isStored(v: unknown): v is Stored {
-  if (typeof v !== 'object' || v === null) return false;
-  const s = v as Record<string, unknown>;
-  const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  return (
-    typeof s.mtimeMs === 'number' &&
-    typeof s.size === 'number' &&
-    (s.rotation === undefined || isRotation(s.rotation)) &&
-    positive(s.width) &&
-    positive(s.height) &&
-    (s.duration === undefined || positive(s.duration)) &&
-    (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
-    (s.playback === undefined || isPlayback(s.playback)) &&
-    (s.taken === undefined || isTakenDate(s.taken))
-  );
-}
-
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
@@ -530,34 +391,3 @@ const CHECK_BATCH = 64;
 const READ_BATCH = 8;
 /** How often reads of an album still going on are saved to its cache file. */
 const SAVE_EVERY_MS = 5000;
-
-/** At most `limit` holders at once; the others wait in arrival order. Closed: everyone gets in at once. */
-class Semaphore {
-  #free: number;
-  #closed = false;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(limit: number) {
-    this.#free = limit;
-  }
-
-  /** Lets every waiter in now, and whoever comes later (they find the cache closed and give up). */
-  close(): void {
-    this.#closed = true;
-    for (const wake of this.#waiting.splice(0)) wake();
-  }
-
-  async acquire(): Promise<() => void> {
-    if (this.#closed) return () => undefined;
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    };
-  }
-}

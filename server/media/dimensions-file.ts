@@ -1,0 +1,205 @@
+/**
+ * What the gallery keeps on disk about the files of one album (`CACHE_DIR/dimensions/{album}/
+ * .dimensions.json`, through server/core/json-cache.ts): per file name, the version of the
+ * file it was read from (mtime, size, the owner's turn) and what was read (size, length,
+ * ThumbHash, playback plan, date taken), and whether what visitors ask first was prepared for
+ * that version (server/media/preparer.ts).
+ */
+import type { TreeNode } from '../core/albums/album-tree.js';
+import { filesOf } from '../core/albums/live-photos.js';
+import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
+import type { Logger } from '../core/logger.js';
+import { isRotation } from '../core/albums/rotations.js';
+import type { PlaybackPlan } from '../core/media/playback-plan.js';
+import { isTakenDate, type TakenDate, wallClockOf } from '../core/media/taken-date.js';
+
+/** A video's playback plan and the `type` of its original's `<source>`. */
+export interface VideoPlayback {
+  readonly plan: PlaybackPlan;
+  readonly type?: string | undefined;
+}
+
+/** Display size (EXIF orientation / video rotation applied) and, for videos, duration. */
+export interface MediaDimensions {
+  readonly width: number;
+  readonly height: number;
+  readonly duration?: number | undefined;
+  /** Photos: the ThumbHash the tile shows until its thumbnail arrives (workers/thumb-hash.ts). */
+  readonly thumbHash?: string | undefined;
+  /** Videos: what the browser is offered (server/core/media/playback-plan.ts); undefined when not probed. */
+  readonly playback?: VideoPlayback | undefined;
+  /**
+   * When it was taken (docs/api.md#dates): EXIF DateTimeOriginal, a video's container time,
+   * else the file's mtime, as a wall-clock `YYYY-MM-DDTHH:MM:SS`. Set once the header is read.
+   */
+  readonly taken?: TakenDate | undefined;
+  /** True when `taken` is only the file's mtime: the file itself carries no date. */
+  readonly takenFromFile?: boolean | undefined;
+}
+
+/** What is kept per file: its identity (mtime and size, the owner's turn) and what was read from it. */
+export interface Stored {
+  readonly mtimeMs: number;
+  readonly size: number;
+  /** The owner's turn the size and placeholder were read with (docs/api.md#rotations); absent: none. */
+  readonly rotation?: number;
+  readonly width: number;
+  readonly height: number;
+  readonly duration?: number;
+  readonly thumbHash?: string;
+  readonly playback?: VideoPlayback;
+  /** The date the file carries (EXIF, container); absent when it has none. */
+  readonly taken?: TakenDate;
+  /**
+   * What was prepared for this version of the file (server/media/preparer.ts `stampOf`: the
+   * thumbnail sizes its album's layout shows first); absent: nothing yet.
+   */
+  readonly prepared?: string;
+}
+
+/**
+ * 2: videos carry their playback plan. 3: photos carry their ThumbHash. 4: the date taken
+ * (older files lack them, so are read again). 5: what was prepared (a file of version 4 reads
+ * as nothing prepared: its facts stay, its thumbnails are looked at again).
+ */
+const FILE_VERSION = 5;
+const READABLE_VERSIONS = [4, FILE_VERSION];
+
+/** The entries of an album's file, by file name: empty when there is none (or one of another version). */
+export async function readAlbumFacts(file: string): Promise<Map<string, Stored>> {
+  const entries = new Map<string, Stored>();
+  for (const version of READABLE_VERSIONS) {
+    const stored = await readJsonCache(file, version);
+    if (!stored) continue;
+    const { entries: raw } = stored;
+    if (typeof raw !== 'object' || raw === null) break;
+    for (const [name, value] of Object.entries(raw)) if (isStored(value)) entries.set(name, value);
+    break;
+  }
+  return entries;
+}
+
+/** Writes an album's entries (the caller leaves out the files it no longer has). */
+export function writeAlbumFacts(file: string, entries: Readonly<Record<string, Stored>>): Promise<void> {
+  return writeJsonCache(file, FILE_VERSION, { entries });
+}
+
+/**
+ * A ThumbHash as the worker writes it: base64 of a few dozen bytes at most (workers/thumb-hash.ts). Checked
+ * on the way in and out of the cache file, because the page puts it into an attribute.
+ */
+export function isThumbHash(v: unknown): v is string {
+  return typeof v === 'string' && /^[A-Za-z0-9+/]{6,64}={0,2}$/.test(v);
+}
+
+const PLANS: readonly unknown[] = ['direct', 'faststart', 'transcode'] satisfies PlaybackPlan[];
+
+function isPlayback(v: unknown): v is VideoPlayback {
+  if (typeof v !== 'object' || v === null) return false;
+  const p = v as Record<string, unknown>;
+  return PLANS.includes(p.plan) && (p.type === undefined || typeof p.type === 'string');
+}
+
+function isStored(v: unknown): v is Stored {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  const positive = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+  return (
+    typeof s.mtimeMs === 'number' &&
+    typeof s.size === 'number' &&
+    (s.rotation === undefined || isRotation(s.rotation)) &&
+    positive(s.width) &&
+    positive(s.height) &&
+    (s.duration === undefined || positive(s.duration)) &&
+    (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
+    (s.playback === undefined || isPlayback(s.playback)) &&
+    (s.taken === undefined || isTakenDate(s.taken)) &&
+    (s.prepared === undefined || typeof s.prepared === 'string')
+  );
+}
+
+/** An album's entries in memory, as loaded and since changed. */
+export interface AlbumRecord {
+  readonly entries: Map<string, Stored>;
+  /** Saves of one album run one after another, so an older snapshot never lands last. */
+  saving: Promise<void>;
+}
+
+/**
+ * The albums' records: each loaded from its file on first need and kept, written back a while
+ * after a change (a big album's reads go on meanwhile) or at once when asked.
+ */
+export class AlbumFactsStore {
+  readonly #records = new Map<string, Promise<AlbumRecord>>();
+  readonly #timers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
+
+  constructor(private readonly opts: { readonly fileOf: (albumPath: string) => string; readonly saveEveryMs: number; readonly log: Logger }) {}
+
+  of(albumPath: string): Promise<AlbumRecord> {
+    let record = this.#records.get(albumPath);
+    if (!record) {
+      record = readAlbumFacts(this.opts.fileOf(albumPath)).then((entries) => ({ entries, saving: Promise.resolve() }));
+      this.#records.set(albumPath, record);
+    }
+    return record;
+  }
+
+  /** Saves the record within saveEveryMs. */
+  saveLater(node: TreeNode, record: AlbumRecord): void {
+    if (this.#timers.has(record)) return;
+    const timer = setTimeout(() => void this.#saveNow(record), this.opts.saveEveryMs);
+    timer.unref();
+    this.#timers.set(record, { timer, node });
+  }
+
+  /** Saves the album's record now, when changes wait to be saved; resolves once it is written. */
+  async saveNow(node: TreeNode): Promise<void> {
+    const record = this.#records.get(node.path);
+    if (!record) return;
+    const loaded = await record;
+    // The album as it is now: the files it no longer has are left out of the file.
+    const pending = this.#timers.get(loaded);
+    if (pending) pending.node = node;
+    await this.#saveNow(loaded);
+  }
+
+  #saveNow(record: AlbumRecord): Promise<void> {
+    const pending = this.#timers.get(record);
+    if (!pending) return record.saving;
+    clearTimeout(pending.timer);
+    this.#timers.delete(record);
+    return this.#save(pending.node, record);
+  }
+
+  /** Writes the album's record, keeping only files the album still has. */
+  #save(node: TreeNode, record: AlbumRecord): Promise<void> {
+    record.saving = record.saving.then(async () => {
+      // Live Photos' movies are sized too (their plan picks their sources), though not listed.
+      const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
+      const entries: Record<string, Stored> = {};
+      for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
+      const file = this.opts.fileOf(node.path);
+      try {
+        await writeAlbumFacts(file, entries);
+      } catch (err) {
+        // A read-only cache costs header reads after a restart, not pages.
+        this.opts.log.warn({ err }, `could not write ${file}`);
+      }
+    });
+    return record.saving;
+  }
+}
+
+/** What a page is told of a file, from what is kept of it. */
+export function toDimensions(s: Stored): MediaDimensions {
+  // The mtime kept is the file's, as it was read: the fallback date of a file that carries none.
+  const taken = s.taken ?? wallClockOf(s.mtimeMs);
+  const dims = {
+    width: s.width,
+    height: s.height,
+    duration: s.duration,
+    ...(s.thumbHash ? { thumbHash: s.thumbHash } : {}),
+    ...(taken ? { taken, takenFromFile: s.taken === undefined } : {}),
+  };
+  return s.playback ? { ...dims, playback: s.playback } : dims;
+}
