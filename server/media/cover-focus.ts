@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
+
 import path from 'node:path';
-import { writeFileAtomic } from '../core/fs-atomic.js';
+import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
 import type { Logger } from '../core/logger.js';
 import { isWebImage, needsHeifDecoder } from '../core/media-catalogue.js';
 import { type MediaVersion, versionParam } from '../core/urls.js';
@@ -40,6 +40,8 @@ export interface CoverFocusOptions {
 type Stored = { readonly v: string; readonly focus: CoverFocusResult | null };
 
 const FILE = 'cover-focus.json';
+/** 1: the answers under `covers` (before it, the file was the bare map, and is read as nothing: crops are worked out again). */
+const FILE_VERSION = 1;
 
 /**
  * Where each album card's cover is cropped: the cards keep showing the shared thumbnails (a
@@ -65,16 +67,14 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
   let saving = Promise.resolve();
 
   // Read now, while the index is scanned: the first page finds the answers a restart kept.
-  const known: Promise<Map<string, Stored>> = fs
-    .readFile(file, 'utf8')
-    .then((text) => new Map(Object.entries(JSON.parse(text) as Record<string, Stored>)))
-    .catch(() => new Map<string, Stored>());
+  const known: Promise<Map<string, Stored>> = readJsonCache(file, FILE_VERSION).then(
+    (stored) => new Map(Object.entries(typeof stored?.covers === 'object' && stored.covers !== null ? (stored.covers as Record<string, Stored>) : {})),
+  );
 
   /** One write at a time, of everything known: the last one written holds every answer. */
   function save(entries: Map<string, Stored>): Promise<void> {
     saving = saving
-      .then(() => fs.mkdir(opts.cacheDir, { recursive: true }))
-      .then(() => writeFileAtomic(file, JSON.stringify(Object.fromEntries(entries))))
+      .then(() => writeJsonCache(file, FILE_VERSION, { covers: Object.fromEntries(entries) }))
       .catch((err: unknown) => opts.log.warn({ err }, `cannot write ${file}`));
     return saving;
   }

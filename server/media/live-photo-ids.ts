@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Album } from '../core/albums/album-tree.js';
 import { type ContentIds, filesOf, isLivePhotoMotion, isLivePhotoStill, pairLivePhotos } from '../core/albums/live-photos.js';
 import { HttpError } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fs-atomic.js';
+import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
 import type { Logger } from '../core/logger.js';
 import { livePhotoIdsFile, type MediaKind } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
@@ -257,15 +257,10 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
 
   async function loadCache(albumPath: string): Promise<Map<string, Known>> {
     const files = new Map<string, Known>();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await fs.readFile(livePhotoIdsFile(opts.cacheDir, albumPath), 'utf8'));
-    } catch {
-      return files; // None yet, or damaged: read again.
-    }
-    const record = parsed as { version?: unknown; files?: unknown };
-    if (record.version !== CACHE_VERSION || typeof record.files !== 'object' || record.files === null) return files;
-    for (const [name, value] of Object.entries(record.files as Record<string, unknown>)) {
+    // None yet, damaged or of another version: read again.
+    const stored = await readJsonCache(livePhotoIdsFile(opts.cacheDir, albumPath), CACHE_VERSION);
+    if (typeof stored?.files !== 'object' || stored.files === null) return files;
+    for (const [name, value] of Object.entries(stored.files as Record<string, unknown>)) {
       const v = value as Partial<Known>;
       if (typeof v?.size === 'number' && typeof v.mtimeMs === 'number' && (v.id === null || typeof v.id === 'string')) {
         files.set(name, { size: v.size, mtimeMs: v.mtimeMs, id: v.id });
@@ -278,8 +273,7 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
     if (!cache.dirty) return;
     const file = livePhotoIdsFile(opts.cacheDir, albumPath);
     try {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, JSON.stringify({ version: CACHE_VERSION, files: Object.fromEntries(cache.files) }));
+      await writeJsonCache(file, CACHE_VERSION, { files: Object.fromEntries(cache.files) });
       cache.dirty = false;
     } catch (err) {
       // Kept in memory; written with the next change.
