@@ -109,7 +109,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
   const dimensions = new DimensionsCache({
-    locate: locateMedia,
+    // The one stat of each item (media-stats.ts): its version for URLs and for its facts alike.
+    locate: (node, item) => stats.of(node, item),
     cacheDir: config.cacheDir,
     reader: pool,
     onVideoNeedsCopy: (video) => {

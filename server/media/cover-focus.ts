@@ -1,4 +1,3 @@
-
 import path from 'node:path';
 import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
 import type { Logger } from '../core/logger.js';

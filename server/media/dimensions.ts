@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import type { MediaItem, TreeNode } from '../core/albums/album-tree.js';
 import { inBatches } from '../core/in-batches.js';
 import { HttpError } from '../core/errors.js';
@@ -42,11 +41,18 @@ export interface HeaderReader {
   ): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null; taken: string | null }>>;
 }
 
-/** Where a media item really is, or undefined when it must not be read (server/core/access/media-location.ts). */
-export type LocateFile = (node: TreeNode, item: MediaItem) => Promise<{ readonly absPath: string; readonly rotation?: number } | undefined>;
+/**
+ * Where a media item really is and its version, from the one stat of the item the gallery takes
+ * (server/public/pages/media-stats.ts); undefined when it must not be read (the symlink rule,
+ * server/core/access/media-location.ts) or is not a regular file.
+ */
+export type LocateFile = (
+  node: TreeNode,
+  item: MediaItem,
+) => Promise<{ readonly absPath: string; readonly rotation?: number; readonly mtimeMs: number; readonly size: number } | undefined>;
 
 export interface DimensionsCacheOptions {
-  /** The symlink rule: files are read only where it says, never at a joined path. */
+  /** The symlink rule and the file's stat: files are read only where it says, never at a joined path. */
   readonly locate: LocateFile;
   readonly cacheDir: string;
   readonly reader: HeaderReader;
@@ -269,13 +275,11 @@ export class DimensionsCache {
   /** Where the file of an item is and its version (identity and the owner's turn); undefined (and known unreadable) when it is not a file there. */
   async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: FileVersion } | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
-    const stat = where && (await fs.stat(where.absPath).catch(() => undefined));
-    // Checked again here: a worker opening a FIFO would wait on it for good.
-    if (!where || !stat?.isFile()) {
+    if (!where) {
       this.#known.set(item, null);
       return undefined;
     }
-    return { absPath: where.absPath, stat: { mtimeMs: stat.mtimeMs, size: stat.size, rotation: where.rotation ?? 0 } };
+    return { absPath: where.absPath, stat: { mtimeMs: where.mtimeMs, size: where.size, rotation: where.rotation ?? 0 } };
   }
 
   /** Takes the item's entry from the album record when it is of the file as it is now. */
@@ -381,7 +385,7 @@ function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
   return { width, height, duration, taken, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
 }
 
-function delay(ms: number): Promise<void> {
+function _delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 

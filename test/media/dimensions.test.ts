@@ -45,7 +45,12 @@ function albumNode(albumPath: string, names: readonly string[]): TreeNode {
 }
 
 /** Where a fake node's file is: these nodes are not in an index, so the symlink rule is not asked. */
-const joinedPath = (albumsDir: string) => async (node: TreeNode, item: MediaItem) => ({ absPath: path.join(albumsDir, ...node.path.split('/'), item.name) });
+/** The file at the joined path, with its stat; undefined when it is not a regular file there. */
+const joinedPath = (albumsDir: string) => async (node: TreeNode, item: MediaItem) => {
+  const absPath = path.join(albumsDir, ...node.path.split('/'), item.name);
+  const stat = await fs.promises.stat(absPath).catch(() => undefined);
+  return stat?.isFile() ? { absPath, mtimeMs: stat.mtimeMs, size: stat.size } : undefined;
+};
 
 describe('DimensionsCache', () => {
   let root: string;

@@ -145,7 +145,17 @@ describe('what the media worker makes of a photo the owner turned (docs/api.md#r
       let rotation = 0;
       const asked: unknown[] = [];
       const open = () =>
-        new DimensionsCache({ locate: async () => ({ absPath: file('corner.png'), rotation }), cacheDir, reader: counting(asked), log: quietLogger });
+        new DimensionsCache({
+          locate: async () => ({
+            absPath: file('corner.png'),
+            rotation,
+            mtimeMs: fs.statSync(file('corner.png')).mtimeMs,
+            size: fs.statSync(file('corner.png')).size,
+          }),
+          cacheDir,
+          reader: counting(asked),
+          log: quietLogger,
+        });
       const cache = open();
       // A page never waits for a read: what is known once the reads a look started are over.
       const known = async (node: ReturnType<typeof album>) => {

@@ -20,8 +20,9 @@ export interface MediaStat {
 }
 
 /**
- * Identities (mtime, size, inode, the owner's turn) of media files for thumbnail URL versions (`&v=`), read lazily when a page first
- * needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
+ * Identities (mtime, size, inode, the owner's turn) of media files, the one stat the gallery
+ * takes of an item: for thumbnail URL versions (`&v=`) and for what is known of the file
+ * (server/media/dimensions.ts), read lazily when a page first needs them and kept per MediaItem object: a rescan makes new items, so a replaced photo
  * gets a fresh stat without any explicit invalidation. Files are stat'ed where the symlink
  * rule says they really are; an item it does not follow has no stat.
  */
@@ -41,6 +42,8 @@ export class MediaStats {
       const where = await this.#locate(node, item);
       if (where) {
         const s = await fs.stat(where.absPath);
+        // Only a regular file: a worker opening a FIFO would wait on it for good.
+        if (!s.isFile()) throw new Error('not a regular file');
         stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum, absPath: where.absPath, rotation: where.rotation };
       }
     } catch {
