@@ -82,6 +82,12 @@ const SIGNATURE_BATCH = 64;
  */
 export const stampOf = (sizes: readonly ThumbnailSize[]): string => `1:${sizes.join(',')}`;
 
+/** A Live Photo's movie has no tile: its web copy was started with its facts. */
+const hasTile = (album: Album, item: MediaItem) => !album.media.some((m) => m.motion === item);
+
+/** What prepared means for one file of an album: the sizes of its tiles, none for a Live Photo's movie. */
+const stampFor = (album: Album, item: MediaItem, sizes: readonly ThumbnailSize[]) => stampOf(hasTile(album, item) ? sizes : []);
+
 /**
  * A signature of what an album shows: its layout, its files, and when its folder last changed
  * (a file replaced under the same name, by a copy and a rename as editors, the admin and rsync
@@ -205,13 +211,21 @@ export function createPreparer(opts: PreparerOptions): Preparer {
 
   /** One pass over an album: 'prepared', or 'later' when another process holds it or the pool refused work. */
   async function prepareAlbum(album: Album): Promise<'prepared' | 'later'> {
+    const files = Array.from(filesOf(album.media));
+    const sizes = PREPARED_SIZES[album.meta.style];
+    // A restart on a prepared library finds every album prepared from its record (a stat per
+    // file): no lock taken, nothing written, nothing read but what the record holds.
+    await dimensions.complete(album, files);
+    const left = await Promise.all(files.map(async (item) => !(await dimensions.isPrepared(album, item, stampFor(album, item, sizes)))));
+    if (!left.includes(true)) {
+      // Its cover may have changed (album.json's thumbnail, a child's photo): made if stale, a look otherwise.
+      await prepareCover(album);
+      return 'prepared';
+    }
     const lock = await tryLock(dimensions.fileOf(album.path));
     if (!lock) return 'later';
     try {
-      const files = Array.from(filesOf(album.media));
       current = { path: album.path, done: 0, total: files.length };
-      await dimensions.complete(album, files);
-      const sizes = PREPARED_SIZES[album.meta.style];
       let refused = false;
       await inBatches(files, concurrency, async (item) => {
         if (closed || refused) return;
@@ -238,9 +252,8 @@ export function createPreparer(opts: PreparerOptions): Preparer {
 
   /** Prepares one file unless it was already; true when work was done. */
   async function prepareFile(album: Album, item: MediaItem, sizes: readonly ThumbnailSize[]): Promise<boolean> {
-    // A Live Photo's movie has no tile: its web copy was started with its facts.
-    const tiles = !album.media.some((m) => m.motion === item);
-    const stamp = stampOf(tiles ? sizes : []);
+    const tiles = hasTile(album, item);
+    const stamp = stampFor(album, item, sizes);
     if (await dimensions.isPrepared(album, item, stamp)) return false;
     const where = await locate(album, item);
     if (!where) return false;
