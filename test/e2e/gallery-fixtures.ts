@@ -17,6 +17,25 @@ import { quietLogger } from '../support/capture-logger.js';
  * landscape, one portrait), an H.264 MP4, a protected album and a 250-photo album.
  */
 
+/**
+ * A gallery over `root`'s albums, content and cache whose albums' facts (sizes, placeholders,
+ * dates, playback plans) are read as their preparation would before visitors come (a page
+ * never waits for them), but with no thumbnail or web copy made ahead: the browser tests watch
+ * those arrive.
+ */
+export async function galleryWithFactsRead(root: string): Promise<Gallery> {
+  const config = loadConfig({
+    ALBUMS_DIR: path.join(root, 'albums'),
+    CACHE_DIR: path.join(root, 'cache'),
+    CONTENT_DIR: path.join(root, 'content'),
+    WORKERS: '2',
+    PREPARE: 'off',
+  });
+  const gallery = await createGallery(config, { watch: false, log: quietLogger });
+  for (const album of gallery.index.albums()) await gallery.facts.complete(album, Array.from(filesOf(album.media)));
+  return gallery;
+}
+
 export const PASSWORD = 'open sesame';
 
 /** The two photos with camera details, and what the details panel should show for them. */
@@ -136,11 +155,7 @@ export class BrowserGallery {
   }
 
   async start(): Promise<this> {
-    // The albums' facts read as their preparation would before visitors come (a page never waits
-    // for them), but no thumbnail made ahead: these tests watch tiles arrive.
-    const config = loadConfig({ ALBUMS_DIR: this.albumsDir, CACHE_DIR: this.cacheDir, CONTENT_DIR: this.contentDir, WORKERS: '2', PREPARE: 'off' });
-    this.gallery = await createGallery(config, { watch: false, log: quietLogger });
-    for (const album of this.gallery.index.albums()) await this.gallery.facts.complete(album, Array.from(filesOf(album.media)));
+    this.gallery = await galleryWithFactsRead(this.root);
     this.server = http.createServer(this.gallery.handler).listen(0, '127.0.0.1');
     await new Promise<void>((resolve, reject) => this.server.once('listening', resolve).once('error', reject));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

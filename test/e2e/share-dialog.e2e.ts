@@ -132,6 +132,8 @@ describe('sharing from the admin, in Chromium', function () {
         expect(await visit(`${servers.siteUrl}/photos/family?token=family-token-0123456789`)).to.include({ password: true, photo: false });
         await admin.getByRole('button', { name: 'Turn on a link for everyone' }).click();
         await admin.getByText('The link for everyone now opens the album').waitFor();
+        // The panel is drawn again with the album as it is now: its "More ways to share" folded.
+        await admin.locator('input[aria-label="Link for everyone"]').waitFor({ state: 'attached' });
         await admin.getByText('More ways to share').click();
         const everyone = await admin.getByRole('textbox', { name: 'Link for everyone' }).inputValue();
         expect(everyone).to.equal(`${servers.siteUrl}/photos/family?token=family-token-0123456789`);

@@ -1,12 +1,10 @@
+import { galleryWithFactsRead } from './gallery-fixtures.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { filesOf } from '../../server/core/albums/live-photos.js';
-import { loadConfig } from '../../server/core/config.js';
-import { createGallery, type Gallery } from '../../server/gallery.js';
+import type { Gallery } from '../../server/gallery.js';
 import { launchBrowser } from '../support/browser.js';
-import { quietLogger } from '../support/capture-logger.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { writeUnreadableJpeg } from '../support/media-fixtures.js';
@@ -41,16 +39,7 @@ describe('album tiles in Chromium', function () {
     await writeJpeg(path.join(big, 'IMG_1.jpg'), 64, 48);
     for (let i = 2; i < BIG_COUNT; i++) fs.copyFileSync(path.join(big, 'IMG_1.jpg'), path.join(big, `IMG_${i}.jpg`));
     await writeUnreadableJpeg(path.join(big, `IMG_${BIG_COUNT}.jpg`));
-    // Facts read as the albums' preparation would (a page never waits for them); thumbnails and copies left to the requests these tests watch.
-    const config = loadConfig({
-      ALBUMS_DIR: albumsDir,
-      CACHE_DIR: path.join(root, 'cache'),
-      CONTENT_DIR: path.join(root, 'content'),
-      WORKERS: '2',
-      PREPARE: 'off',
-    });
-    gallery = await createGallery(config, { watch: false, log: quietLogger });
-    for (const album of gallery.index.albums()) await gallery.facts.complete(album, Array.from(filesOf(album.media)));
+    gallery = await galleryWithFactsRead(root);
     server = await listenOnLoopback(gallery.handler);
     browser = await launchBrowser();
   });

@@ -1,12 +1,10 @@
+import { galleryWithFactsRead } from './gallery-fixtures.js';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { filesOf } from '../../server/core/albums/live-photos.js';
-import { loadConfig } from '../../server/core/config.js';
-import { createGallery, type Gallery } from '../../server/gallery.js';
+import type { Gallery } from '../../server/gallery.js';
 import { launchBrowser } from '../support/browser.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
-import { quietLogger } from '../support/capture-logger.js';
 import { writeHevcClip } from '../support/phone-videos.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
@@ -27,16 +25,7 @@ describe('phone videos in Chromium', function () {
   before(async function () {
     const phone = writeAlbum(albumsDir, '2025/phone', { title: 'Phone' });
     await writeHevcClip(path.join(phone, 'IMG_0001.MOV'));
-    // Facts read as the albums' preparation would (a page never waits for them); thumbnails and copies left to the requests these tests watch.
-    const config = loadConfig({
-      ALBUMS_DIR: albumsDir,
-      CACHE_DIR: path.join(root, 'cache'),
-      CONTENT_DIR: path.join(root, 'content'),
-      WORKERS: '2',
-      PREPARE: 'off',
-    });
-    gallery = await createGallery(config, { watch: false, log: quietLogger });
-    for (const album of gallery.index.albums()) await gallery.facts.complete(album, Array.from(filesOf(album.media)));
+    gallery = await galleryWithFactsRead(root);
     server = await listenOnLoopback(gallery.handler);
     url = server.url;
     browser = await launchBrowser();

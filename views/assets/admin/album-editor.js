@@ -56,7 +56,7 @@ export function renderAlbumEditor(panel, album, events) {
     ),
     settingsForm(album, save),
     albumOrderSection(album.path, events.albums(), events.treeChanged),
-    sharingSection(album, reload),
+    sharingSection(album, { save, reload }),
     h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
     mediaSection(album, { save, reload, albums: events.albums }),
     cacheSection(album),

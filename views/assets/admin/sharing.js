@@ -8,8 +8,11 @@ import { openShareDialog } from './share-dialog.js';
 import { linksList } from './share-links.js';
 import { shareLink } from './settings.js';
 
-/** `album` is GET /api/albums/{path}; `reload` redraws the panel after a change of the album. */
-export function sharingSection(album, reload) {
+/**
+ * `album` is GET /api/albums/{path}; `save(patch, message)` changes its fields (the album
+ * panel's one way to), `reload` redraws the panel after a change of the album.
+ */
+export function sharingSection(album, { save, reload }) {
   const url = `/api/albums/${encodePath(album.path)}`;
   const list = album.protected ? linksList(album) : null;
   // After a link is made the panel is drawn again: its list, and the album's location setting the link may have turned on.
@@ -27,21 +30,12 @@ export function sharingSection(album, reload) {
     ),
     h('div', { class: 'row' }, share),
     list,
-    album.protected ? moreWays(album, url, reload) : null,
+    album.protected ? moreWays(album, url, { save, reload }) : null,
   );
 }
 
 /** The album-wide link and the rotation, folded away: most owners never need them. */
-function moreWays(album, url, reload) {
-  const save = async (patch, message) => {
-    try {
-      await api('PUT', url, patch);
-      notify(message);
-      reload();
-    } catch (err) {
-      notify(err.message, { error: true });
-    }
-  };
+function moreWays(album, url, { save, reload }) {
   let everyone;
   if (album.allowAnonymous) {
     const link = shareLink(album.sharePath);
