@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { type RequestHandler, Router } from 'express';
 import { ANONYMOUS } from '../../core/access/visitor.js';
@@ -56,7 +57,7 @@ export function createThumbnailRouter(answer: ThumbnailAnswer): Router {
  * meets rejects, and the front door hands it to the app's one error handler.
  */
 export function createPublicThumbnailRoute(answer: ThumbnailAnswer): EarlyAnswer {
-  async function answerPublic(req: Parameters<EarlyAnswer>[0], res: Parameters<EarlyAnswer>[1], search: string): Promise<boolean> {
+  async function answerPublic(req: IncomingMessage, res: ServerResponse, search: string): Promise<boolean> {
     let asked: AskedThumbnail;
     try {
       // The parser Express uses for req.query (its 'simple' query parser).
