@@ -22,7 +22,8 @@ import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
 import { createDownloadRouter } from './public/routes/download.js';
-import { createPublicThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
+import { createMediaApiRouter, createPublicThumbnailRoute, createThumbnailRouter } from './public/routes/media-api.js';
+import { createThumbnailAnswer } from './public/routes/thumbnail-answer.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
 import { connectRedis } from './public/redis-connection.js';
 import { RedisLinkUsageStore } from './public/access/redis-link-usage.js';
@@ -102,6 +103,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     (redis ? new RedisLinkUsageStore(redis.client, { cacheDir: config.cacheDir, log }) : new FileLinkUsageStore({ cacheDir: config.cacheDir, log }));
   const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
+  // The one answer to GET /api/thumbnail, asked by the front door and by the Express route alike.
+  const thumbnailAnswer = createThumbnailAnswer({ thumbnails, mediaFor, log });
   const metadata = createMetadataService({ pool });
   // One cache of patches for originals, web copies and ZIPs: a video's Range requests and a download share it.
   const locationPatcher = createLocationPatcher();
@@ -124,7 +127,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const preparer = config.prepare
     ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
     : undefined;
-  const app = createApp({
+  const { app, answerError } = createApp({
     config,
     index,
     home,
@@ -132,11 +135,14 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     resolveMedia,
     readableMedia,
     locateMedia,
-    apiRouters: [
+    fileRouters: [
+      createThumbnailRouter(thumbnailAnswer),
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
-      createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
       createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
       createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher }),
+    ],
+    apiRouters: [
+      createMediaApiRouter({ metadata, resolveMedia, webVideos }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
     ],
     stats,
@@ -148,7 +154,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     linkUsage,
     log,
   });
-  const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailAnswer(thumbnails, mediaFor)] });
+  const handler = createFrontDoor({ app, answerError, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailRoute(thumbnailAnswer)] });
   return {
     handler,
     index,

@@ -55,9 +55,10 @@ export interface ThumbnailCache {
    */
   open(source: ThumbnailSource, size: ThumbnailSize, options?: OpenOptions): Promise<OpenThumbnail>;
   /**
-   * open() in its two halves, for a caller with something to do between them (the front door
-   * sends a hit at once, and sets up the abort signal only for a miss): the version of the
-   * original and the cache file when it is fresh...
+   * open() in its two halves, for a caller with something to do between them (the thumbnail
+   * answer, server/public/routes/thumbnail-answer.ts, sends a hit at once and sets up the
+   * abort signal only for a miss): the version of the original and the cache file when it is
+   * fresh...
    */
   lookUp(source: ThumbnailSource, size: ThumbnailSize, format?: ThumbnailFormat): Promise<LookUp>;
   /** ...and, for a miss, the file made from that version (the other sizes follow in the background). */

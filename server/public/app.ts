@@ -1,12 +1,13 @@
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Response, type Router } from 'express';
 import type { ReadableMedia } from './access/gallery-access.js';
 import type { LocateMedia } from '../core/access/media-location.js';
 import type { PasswordLimiter } from './access/password-limiter.js';
 import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
+import { documentHeaders, documentHeadersOfErrors, setDocumentHeadersByType } from '../http/security-headers.js';
 import { textCompression } from '../http/text-compression.js';
 import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
@@ -32,6 +33,8 @@ import { originalsHandler } from './routes/originals.js';
 import { createPasswordRouter } from './routes/password-routes.js';
 import { createUnlockedAlbumsRouter } from './routes/unlocked-albums.js';
 import { refusedPageFor } from './pages/refused-page.js';
+import type { ErrorAnswer } from './front-door.js';
+import { createHandedInErrors } from './handed-in-errors.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
@@ -48,7 +51,12 @@ export interface AppDeps {
   readonly readableMedia: ReadableMedia;
   /** The symlink rule, for the media stats made here when none are given. */
   readonly locateMedia: LocateMedia;
-  /** Routers of the media pipeline and downloads, mounted before the API 404. */
+  /**
+   * Routers that answer files (thumbnails, full-size JPEGs, web copies of videos, ZIPs):
+   * mounted first, before the document headers. Their errors are answered as documents.
+   */
+  readonly fileRouters?: readonly Router[];
+  /** Routers of the JSON API (EXIF, video info, an album's media), mounted after the document headers, before the API 404. */
   readonly apiRouters?: readonly Router[];
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
@@ -68,14 +76,36 @@ export interface AppDeps {
 
 /** Versioned static files: their URLs change with their content, so they cache for a year. */
 function staticFiles(dir: string): RequestHandler {
-  return express.static(dir, { index: false, dotfiles: 'ignore', maxAge: '365d', immutable: true, fallthrough: true });
+  return express.static(dir, { index: false, dotfiles: 'ignore', maxAge: '365d', immutable: true, fallthrough: true, setHeaders: documentHeadersByType });
+}
+
+/**
+ * A file of a static folder is a document when its type is one (an SVG, an HTML or JSON file
+ * put there): it gets the document headers, the site's scripts and styles and the images do
+ * not. Asked of the type send is about to set, which it keeps when one is set already.
+ */
+function documentHeadersByType(res: Response, file: string): void {
+  res.type(path.extname(file));
+  setDocumentHeadersByType(res, res.getHeader('Content-Type'));
+}
+
+/** The public app, and its answer to errors met before it. */
+export interface PublicApp {
+  readonly app: Express;
+  /**
+   * Answers an error the front door met answering a request itself (server/public/front-door.ts)
+   * as the app answers the same error thrown by one of its routes: through everything a request
+   * goes through before the routes, then the one error handler.
+   */
+  readonly answerError: ErrorAnswer;
 }
 
 /**
  * The public gallery app. Served behind the front door (server/public/front-door.ts), which
- * writes the request log and sets the security headers for every response.
+ * writes the request log and sets the headers every response carries; the headers only a
+ * document reads are set here, in front of the routes that make documents.
  */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): PublicApp {
   const { config, index, home } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -95,24 +125,36 @@ export function createApp(deps: AppDeps): Express {
   // Before every route that decides access: what a visitor presents is answered for (tokens
   // that open nothing are failed guesses of the password lockout: server/public/access/visitor.ts).
   app.use(visitorMiddleware(deps.limiter, config.production));
-  // The media API first: thumbnails are most of a gallery's requests, and nothing below
-  // (static files, pages, password routes) shares their paths, so they need not walk past it.
-  for (const r of deps.apiRouters ?? []) app.use(r);
+  // An error the front door met answering a request itself arises here, where a route's would.
+  const handedIn = createHandedInErrors();
+  app.use(handedIn.raise);
+
+  // Files first: thumbnails are most of a gallery's requests, and nothing below (static
+  // files, pages, password routes) shares their paths, so they need not walk past it.
+  for (const r of deps.fileRouters ?? []) app.use(r);
+  app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));
   app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));
   app.use('/vendor/photoswipe', staticFiles(PHOTOSWIPE_DIR));
   app.use('/vendor/thumbhash', staticFiles(THUMBHASH_DIR));
   for (const kind of ['hero', 'cards', 'landing']) {
-    app.use(`/content/${kind}`, express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h' }));
+    app.use(
+      `/content/${kind}`,
+      express.static(path.join(config.contentDir, 'assets', kind), { index: false, dotfiles: 'ignore', maxAge: '1h', setHeaders: documentHeadersByType }),
+    );
   }
+  const site = new SiteIdentity(home);
+  // The favicon and manifest are documents, its stylesheet and icons not: it says so per file.
+  if (deps.siteIcons) app.use(createSiteIdentityRouter({ identity: site, icons: deps.siteIcons }));
 
+  // Everything below makes documents: pages, JSON, redirects, the password form.
+  app.use(documentHeaders);
+  for (const r of deps.apiRouters ?? []) app.use(r);
   // Every page shows the site's name and icons (views/partials/head.ejs): the pages rendered
   // through res.render read them here, the static pages get them with their locals.
-  const site = new SiteIdentity(home);
   app.use((_req, res, next) => {
     res.locals.site = site.view;
     next();
   });
-  if (deps.siteIcons) app.use(createSiteIdentityRouter({ identity: site, icons: deps.siteIcons }));
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
@@ -149,15 +191,15 @@ export function createApp(deps: AppDeps): Express {
       production: config.production,
     }),
   );
-  app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));
-
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats }));
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
+  // An error is answered with a document (JSON or a page), whichever route met it.
+  app.use(documentHeadersOfErrors);
   // The pool already logged the failure of a media task; the error handler logs the rest.
   // A browser refused a file or a ZIP gets a page with the way to unlock it (pages/refused-page.ts).
   app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index) }));
-  return app;
+  return { app, answerError: handedIn.answerWith(app) };
 }

@@ -5,14 +5,18 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createThumbnailCache } from '../../server/media/thumbnails.js';
-import { createPublicThumbnailAnswer } from '../../server/public/routes/media-api.js';
+import { createPublicThumbnailRoute } from '../../server/public/routes/media-api.js';
+import { createThumbnailAnswer } from '../../server/public/routes/thumbnail-answer.js';
 import { accessCookie, GalleryFixture, writeJpeg } from '../support/gallery-fixture.js';
 import { captureLogger } from '../support/capture-logger.js';
+import { writeNoisyJpeg, writeUnreadableJpeg } from '../support/media-fixtures.js';
 
 /**
- * Cached thumbnails are answered by the front door before Express (server/public/front-door.ts,
- * server/public/routes/media-api.ts, made for the benchmark's cache-hit figure). These tests hold that path to what the full path answers,
- * and above all to the same access rules: a cached file must never skip a check.
+ * Public thumbnails are answered by the front door before Express (server/public/front-door.ts,
+ * server/public/routes/media-api.ts, made for the benchmark's cache-hit figure), with the
+ * answer the Express route gives too (server/public/routes/thumbnail-answer.ts). These tests
+ * hold that path to what the full path answers, and above all to the same access rules: a
+ * cached file must never skip a check.
  */
 describe('cached thumbnails answered by the front door', () => {
   const fx = new GalleryFixture();
@@ -39,6 +43,9 @@ describe('cached thumbnails answered by the front door', () => {
     }
     // A public album's file that is really a file of the locked album.
     fs.symlinkSync(fx.path('2024/x/locked/secret.jpg'), fx.path('2024/x/public/link.jpg'));
+    // Headers and no picture at all: nothing decodes it. And one whose large size is streamed, not read whole.
+    await writeUnreadableJpeg(fx.path('2024/x/public/unreadable.jpg'));
+    await writeNoisyJpeg(fx.path('2024/x/public/noise.jpg'), 2000, 1500);
     await fx.start({ requestLog });
     app = request(fx.gallery.handler);
   });
@@ -78,6 +85,31 @@ describe('cached thumbnails answered by the front door', () => {
     expect(fx.gallery.pool.tasksRun - tasks, 'one decode, not one per path').to.equal(1);
     // The server keeps serving.
     await app.get(thumb('2024/x/public/pub.jpg')).expect(200);
+  });
+
+  it('should answer the error of a tile that cannot be made exactly as the full path does', async () => {
+    const early = await app.get(thumb('2024/x/public/unreadable.jpg')).expect(500);
+    const full = await fullPath(thumb('2024/x/public/unreadable.jpg')).expect(500);
+    const { date: _a, ...earlyHeaders } = early.headers;
+    const { date: _b, ...fullHeaders } = full.headers;
+    expect(earlyHeaders).to.deep.equal(fullHeaders);
+    expect(early.body).to.deep.equal(full.body);
+    // A JSON answer is a document: the app set its document headers (server/http/security-headers.ts).
+    expect(early.headers['content-security-policy']).to.be.a('string');
+    expect(early.headers.vary, 'through the app, its compression middleware included').to.include('Accept-Encoding');
+  });
+
+  it('should stream a large public tile exactly as the full path does', async function () {
+    this.timeout(20_000);
+    const made = await app.get(thumb('2024/x/public/noise.jpg', 'large')).expect(200);
+    expect(Number(made.headers['content-length']), 'big enough to be streamed').to.be.greaterThan(512 * 1024);
+    const fast = await app.get(thumb('2024/x/public/noise.jpg', 'large')).expect(200);
+    const full = await fullPath(thumb('2024/x/public/noise.jpg', 'large')).expect(200);
+    const { date: _a, ...fastHeaders } = fast.headers;
+    const { date: _b, ...fullHeaders } = full.headers;
+    expect(fastHeaders).to.deep.equal(fullHeaders);
+    expect(Buffer.compare(fast.body as Buffer, full.body as Buffer)).to.equal(0);
+    expect(Buffer.compare(fast.body as Buffer, made.body as Buffer)).to.equal(0);
   });
 
   it('should answer a public WebP hit exactly as the full path does', async () => {
@@ -177,13 +209,18 @@ describe('cached thumbnails answered by the front door', () => {
 
   it('should answer public hits itself and hand everything else on', async () => {
     const { mediaFor } = createResolvers(fx.gallery.index, fx.albumsDir);
-    const answer = createPublicThumbnailAnswer(createThumbnailCache({ cacheDir: fx.cacheDir, pool: fx.gallery.pool }), mediaFor);
+    const thumbnails = createThumbnailCache({ cacheDir: fx.cacheDir, pool: fx.gallery.pool });
+    const answer = createPublicThumbnailRoute(createThumbnailAnswer({ thumbnails, mediaFor, log: captureLogger().logger }));
     let answers = 0;
     const server = http.createServer((req, res) => {
-      void Promise.resolve(answer(req, res)).then((answered) => {
-        if (answered) answers++;
-        else res.writeHead(299).end('handed on');
-      });
+      void Promise.resolve(answer(req, res)).then(
+        (answered) => {
+          if (answered) answers++;
+          else res.writeHead(299).end('handed on');
+        },
+        // What the front door hands to the app's error handler.
+        () => res.writeHead(599).end('error handed in'),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -201,14 +238,18 @@ describe('cached thumbnails answered by the front door', () => {
       expect(await status(thumb('2024/x/locked/secret.jpg'), cookie)).to.equal(299);
       expect(await status(thumb('2024/x/locked/child/kid.jpg'), cookie)).to.equal(299);
       expect(await status(thumb('2024/x/public/link.jpg'), cookie)).to.equal(299);
-      // Not cached yet: made here; one that cannot be made is handed on (with its error, for the app's route).
+      // Not cached yet: made here; the error of one that cannot be made is handed on, to be answered by the app's error handler.
       expect(await status(thumb('2024/x/public/uncached.jpg'))).to.equal(200);
       expect(answers).to.equal(3);
-      expect(await status(thumb('2024/x/public/broken-too.jpg'))).to.equal(299);
+      expect(await status(thumb('2024/x/public/broken-too.jpg'))).to.equal(599);
+      // A large one is streamed here too.
+      await app.get(thumb('2024/x/public/noise.jpg', 'large')).expect(200);
+      expect(await status(thumb('2024/x/public/noise.jpg', 'large'))).to.equal(200);
+      expect(answers).to.equal(4);
       // Conditional, or not a plain GET of the exact path.
       expect(await status(thumb('2024/x/public/pub.jpg'), { 'If-None-Match': '"x"' })).to.equal(299);
       expect(await status(thumb('2024/x/public/pub.jpg').replace('/api/thumbnail', '/api/thumbnail/'))).to.equal(299);
-      expect(answers).to.equal(3);
+      expect(answers).to.equal(4);
     } finally {
       server.close();
     }

@@ -17,7 +17,9 @@ import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { createThumbnailCache, type ThumbnailCache } from '../../server/media/thumbnails.js';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createFrontDoor, type RequestListener } from '../../server/public/front-door.js';
-import { createMediaApiRouter, createPublicThumbnailAnswer } from '../../server/public/routes/media-api.js';
+import { createMediaApiRouter, createPublicThumbnailRoute, createThumbnailRouter } from '../../server/public/routes/media-api.js';
+import { createThumbnailAnswer } from '../../server/public/routes/thumbnail-answer.js';
+import { createHandedInErrors } from '../../server/public/handed-in-errors.js';
 import { captureLogger, type LogLine } from './capture-logger.js';
 
 // The files themselves are made by the image fixtures the sample generator shares.
@@ -104,13 +106,17 @@ export async function createMediaTestApp(opts: {
   const thumbnails = createThumbnailCache({ cacheDir: opts.cacheDir, pool });
   const metadata = createMetadataService({ pool });
   const { resolveMedia, mediaFor } = createResolvers(index, opts.albumsDir);
+  const thumbnailAnswer = createThumbnailAnswer({ thumbnails, mediaFor, log });
+  const handedIn = createHandedInErrors();
   const app = express();
-  app.use(createMediaApiRouter({ thumbnails, metadata, resolveMedia, log }));
+  app.use(handedIn.raise);
+  app.use(createThumbnailRouter(thumbnailAnswer));
+  app.use(createMediaApiRouter({ metadata, resolveMedia }));
   app.use(errorHandler({ log }));
   const close = async () => {
     index.close();
     await pool.close();
   };
-  const handler = createFrontDoor({ app, earlyAnswers: [createPublicThumbnailAnswer(thumbnails, mediaFor)] });
+  const handler = createFrontDoor({ app, answerError: handedIn.answerWith(app), earlyAnswers: [createPublicThumbnailRoute(thumbnailAnswer)] });
   return { app, handler, pool, thumbnails, metadata, index, logged, close };
 }

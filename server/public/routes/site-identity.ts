@@ -3,12 +3,15 @@ import { type Request, type Response, Router } from 'express';
 import type { SiteIcons } from '../../media/site-icons.js';
 import { ICON_SIZES, type IconSize, identityTag, manifestOf, type SiteIdentity, siteIconSvg, themeCss } from '../pages/site-identity.js';
 import { PUBLIC_IMMUTABLE } from './originals.js';
+import { setDocumentHeadersByType } from '../../http/security-headers.js';
 
 /**
  * A versioned URL (the one the pages link, `?v=` the identity's tag) is cached for a year; any
- * other asks again each time, with an ETag, so an old link never keeps an old icon.
+ * other asks again each time, with an ETag, so an old link never keeps an old icon. The SVG
+ * and the manifest are documents, the stylesheet is not (server/http/security-headers.ts).
  */
 function sendText(req: Request, res: Response, tag: string, type: string, body: string): void {
+  setDocumentHeadersByType(res, type);
   const etag = `"${crypto.createHash('sha1').update(body).digest('base64url')}"`;
   res.set({ 'Cache-Control': req.query.v === tag ? PUBLIC_IMMUTABLE : 'no-cache', ETag: etag });
   if (req.fresh) return void res.status(304).end();
