@@ -3,8 +3,6 @@ import {
   DEFAULT_THUMBNAIL_FORMAT,
   isGridThumbnail,
   type MediaKind,
-  needsHeifDecoder,
-  THUMBNAIL_FORMAT_NAMES,
   THUMBNAIL_SIZE_NAMES,
   THUMBNAIL_SIZES,
   type ThumbnailFormat,
@@ -20,6 +18,7 @@ import { MAX_ROUNDS, tryLock, untilUnlocked } from './cache-lock.js';
 import type { Logger } from '../core/logger.js';
 import { sourceTagOf } from '../core/media/source-tag.js';
 import { closeQuietly, type OpenThumbnail, openIfPresent, release, statOriginal, UNTAGGED, WHOLE_READ_MAX } from './tagged-cache-file.js';
+import { ALL_VARIANTS, decodesOnce, type Variant, variantKey } from './thumbnail-variants.js';
 
 export { closeQuietly, WHOLE_READ_MAX };
 
@@ -386,22 +385,3 @@ function afterTheAnswer(work: () => void): void {
 
 /** The versions makeTheRestLater remembers: a few hundred bytes each, about a megabyte in all. */
 const REST_QUEUED_MAX = 4096;
-
-const variantKey = (v: Variant) => `${v.size}.${v.format}`;
-
-/** One cache file of an original: a size in a format. */
-interface Variant {
-  readonly size: ThumbnailSize;
-  readonly format: ThumbnailFormat;
-}
-
-const ALL_VARIANTS: readonly Variant[] = Object.freeze(THUMBNAIL_SIZE_NAMES.flatMap((size) => THUMBNAIL_FORMAT_NAMES.map((format) => ({ size, format }))));
-
-/**
- * Where a decode per size would cost more than it saves: a HEIC is decoded whole whatever
- * the size (libheif, in the pool's heif lane, has no shrink-on-load), a video's frame is
- * grabbed by ffmpeg at its full size.
- */
-function decodesOnce(source: ThumbnailSource): boolean {
-  return source.kind === 'video' || needsHeifDecoder(source.absPath);
-}
