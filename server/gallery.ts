@@ -20,6 +20,7 @@ import { DimensionsCache } from './public/pages/dimensions.js';
 import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
+import { createVisitorLanguage } from './public/pages/visitor-language.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createPublicThumbnailAnswer, createMediaApiRouter } from './public/routes/media-api.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
@@ -115,6 +116,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
+  // Which language each visitor reads: the pages' and the album-media API's (alt texts).
+  const language = createVisitorLanguage({ index, siteLanguage: () => home.site.language });
   const app = createApp({
     config,
     index,
@@ -128,7 +131,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
       createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
       createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher }),
-      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
+      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order, language }),
     ],
     stats,
     dimensions: dimensions.provide,
@@ -137,6 +140,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     coverFocus,
     siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
     linkUsage,
+    language,
     log,
   });
   const handler = createFrontDoor({ app, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailAnswer(thumbnails, mediaFor)] });

@@ -33,6 +33,10 @@ import { createPasswordRouter } from './routes/password-routes.js';
 import { createUnlockedAlbumsRouter } from './routes/unlocked-albums.js';
 import { refusedPageFor } from './pages/refused-page.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
+import { createVisitorLanguage, languageMiddleware, languageLocals, type VisitorLanguage } from './pages/visitor-language.js';
+import { translatorFor } from '../http/i18n.js';
+import { DEFAULT_LANGUAGE } from '../core/languages.js';
+import { createLanguageChoiceRouter } from './routes/language-choice.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -63,6 +67,8 @@ export interface AppDeps {
   readonly siteIcons?: SiteIcons;
   /** Where the visits of share links are counted (docs/api.md#share-links). */
   readonly linkUsage: LinkUsageStore;
+  /** Which language each visitor reads (made here from the index and site.json when not given). */
+  readonly language?: VisitorLanguage;
   readonly log: Logger;
 }
 
@@ -83,6 +89,9 @@ export function createApp(deps: AppDeps): Express {
   app.set('view engine', 'ejs');
   app.set('views', VIEWS_DIR);
   app.set('view cache', config.production);
+  // Views rendered before the visitor's language is known (an error on the way) are in the default one.
+  Object.assign(app.locals, languageLocals(translatorFor(DEFAULT_LANGUAGE)));
+  const language = deps.language ?? createVisitorLanguage({ index, siteLanguage: () => home.site.language });
   app.locals.asset = createAssetUrls({
     '/assets/': path.join(VIEWS_DIR, 'assets'),
     '/vendor/photoswipe/': PHOTOSWIPE_DIR,
@@ -108,17 +117,22 @@ export function createApp(deps: AppDeps): Express {
   // Every page shows the site's name and icons (views/partials/head.ejs): the pages rendered
   // through res.render read them here, the static pages get them with their locals.
   const site = new SiteIdentity(home);
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     res.locals.site = site.view;
+    // Where the language switcher comes back to: pages made for one request (kept pages say their own).
+    res.locals.pagePath = req.path;
     next();
   });
+  // Every page below is in the visitor's language, and says in Vary what that depends on.
+  app.use(languageMiddleware(language));
+  app.use(createLanguageChoiceRouter({ production: config.production }));
   if (deps.siteIcons) app.use(createSiteIdentityRouter({ identity: site, icons: deps.siteIcons }));
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
-      await sendCachedPage(req, res, await pages.get(name), 'no-cache');
+      await sendCachedPage(req, res, await pages.get(name, language(req)), 'no-cache');
     };
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
@@ -134,6 +148,7 @@ export function createApp(deps: AppDeps): Express {
     coverFocus: deps.coverFocus,
     site,
     linkVisits,
+    language,
   });
   // `/photos?all`: every album at the top of the tree, a page at a time, which /photos links
   // to when it shows only the newest (server/public/pages/folder-listing.ts).
@@ -147,17 +162,18 @@ export function createApp(deps: AppDeps): Express {
       render: albumPages.render,
       linkVisits,
       production: config.production,
+      language,
     }),
   );
   app.get('/albums/*splat', originalsHandler(deps.resolveMedia, deps.locationPatcher));
 
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
-  app.use(createUnlockedAlbumsRouter({ index, stats }));
+  app.use(createUnlockedAlbumsRouter({ index, stats, language }));
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
   // The pool already logged the failure of a media task; the error handler logs the rest.
   // A browser refused a file or a ZIP gets a page with the way to unlock it (pages/refused-page.ts).
-  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index) }));
+  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index, language) }));
   return app;
 }

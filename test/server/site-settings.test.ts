@@ -83,6 +83,7 @@ describe('site.json (server/core/site-settings.ts)', () => {
         subtitle: DEFAULT_SITE_SETTINGS.subtitle,
         accent: DEFAULT_SITE_SETTINGS.accent,
         publicUrl: 'https://a.example',
+        language: 'en',
       });
       expect(ignored).to.deep.equal(['subtitle must be a string', 'accent must be a hex colour such as "#e8b86b"']);
     });

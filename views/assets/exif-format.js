@@ -1,5 +1,7 @@
 // EXIF and video figures as people write them: 1/250 s, f/2.8, 35 mm, ISO 200.
 // Pure functions: each takes the raw value (null when the file has none) and gives text or null.
+// Dates are written in the page's language (its `locale`, views/assets/strings.js), the rows'
+// labels are its words (`t`).
 
 const trim = (n, digits = 1) => String(Number(n.toFixed(digits)));
 
@@ -26,30 +28,37 @@ export function shutter(seconds) {
 
 export const iso = (n) => (n > 0 ? `ISO ${Math.round(n)}` : null);
 
-/** 'YYYY:MM:DD HH:MM:SS', the camera's wall clock: shown as such, in the visitor's format. */
-export function dateTaken(raw) {
+/**
+ * 'YYYY:MM:DD HH:MM:SS', the camera's wall clock: shown as such, in the page's language.
+ * @param {string | null | undefined} raw
+ * @param {string} [locale]
+ */
+export function dateTaken(raw, locale) {
   const m = /^(\d{4}):(\d{2}):(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(raw ?? '');
-  return m ? wallClockText(m.slice(1).map(Number)) : null;
+  return m ? wallClockText(m.slice(1).map(Number), locale) : null;
 }
 
 /**
- * A tile's date taken, 'YYYY-MM-DDTHH:MM:SS' (data-taken, docs/api.md#dates), in the visitor's
- * format: the viewer's caption.
+ * A tile's date taken, 'YYYY-MM-DDTHH:MM:SS' (data-taken, docs/api.md#dates), in the page's
+ * language: the viewer's caption.
+ * @param {string | null | undefined} raw
+ * @param {string} [locale]
  */
-export function takenAt(raw) {
+export function takenAt(raw, locale) {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(raw ?? '');
-  return m ? wallClockText(m.slice(1).map(Number)) : null;
+  return m ? wallClockText(m.slice(1).map(Number), locale) : null;
 }
 
 /**
  * A wall-clock time without a zone, written as the clock showed it: built and formatted in
  * the browser's own zone, so no zone shifts it.
  * @param {number[]} parts year, month, day, hours, minutes, seconds
+ * @param {string} [locale]
  */
-function wallClockText([y, mo, d, h, mi, s]) {
+function wallClockText([y, mo, d, h, mi, s], locale) {
   const date = new Date(y, mo - 1, d, h, mi, s);
   if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 export function pixelSize(width, height) {
@@ -73,25 +82,34 @@ export function duration(seconds) {
 
 const CODECS = { h264: 'H.264', hevc: 'HEVC (H.265)', vp8: 'VP8', vp9: 'VP9', av1: 'AV1', mpeg4: 'MPEG-4' };
 
-/** Rows of the details panel for a photo: [label, text] where the text is known. */
-export function photoRows(exif) {
+/**
+ * Rows of the details panel for a photo: [label, text] where the text is known.
+ * @param {Record<string, any>} exif
+ * @param {import('./strings.js').Translate} t
+ * @param {string} [locale]
+ */
+export function photoRows(exif, t, locale) {
   return [
-    ['Camera', camera(exif.Make, exif.Model)],
-    ['Lens', exif.LensModel || null],
-    ['Focal length', focalLength(exif.FocalLength)],
-    ['Aperture', aperture(exif.FNumber)],
-    ['Shutter', shutter(exif.ExposureTime)],
-    ['ISO', iso(exif.ISO)],
-    ['Taken', dateTaken(exif.DateTimeOriginal)],
-    ['Size', pixelSize(exif.ImageWidth, exif.ImageHeight)],
+    [t('details.camera'), camera(exif.Make, exif.Model)],
+    [t('details.lens'), exif.LensModel || null],
+    [t('details.focalLength'), focalLength(exif.FocalLength)],
+    [t('details.aperture'), aperture(exif.FNumber)],
+    [t('details.shutter'), shutter(exif.ExposureTime)],
+    [t('details.iso'), iso(exif.ISO)],
+    [t('details.taken'), dateTaken(exif.DateTimeOriginal, locale)],
+    [t('details.size'), pixelSize(exif.ImageWidth, exif.ImageHeight)],
   ].filter(([, text]) => text);
 }
 
-export function videoRows(info) {
+/**
+ * @param {Record<string, any>} info
+ * @param {import('./strings.js').Translate} t
+ */
+export function videoRows(info, t) {
   return [
-    ['Length', duration(info.duration)],
-    ['Size', pixelSize(info.width, info.height)],
-    ['Codec', info.codec ? (CODECS[info.codec] ?? info.codec) : null],
-    ['Frame rate', info.fps > 0 ? `${trim(info.fps, 2)} fps` : null],
+    [t('details.length'), duration(info.duration)],
+    [t('details.size'), pixelSize(info.width, info.height)],
+    [t('details.codec'), info.codec ? (CODECS[info.codec] ?? info.codec) : null],
+    [t('details.frameRate'), info.fps > 0 ? `${trim(info.fps, 2)} fps` : null],
   ].filter(([, text]) => text);
 }
