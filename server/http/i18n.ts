@@ -29,6 +29,8 @@ export interface Translator {
   readonly html: (key: string, markup: Readonly<Record<string, string>>, vars?: Record<string, unknown>) => string;
   /** `<script type="application/json" id="strings">`'s text: the browser scripts' strings (views/assets/strings.js). */
   readonly clientStrings: string;
+  /** The same for the admin's page: the catalogue's `admin` part, for its scripts (views/assets/admin/). */
+  readonly adminStrings: string;
 }
 
 /** A catalogue as stored: nested objects of strings. */
@@ -39,7 +41,7 @@ export function readCatalogue(code: string): Catalogue {
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** `{"a": {"b": "x"}}` as `{"a.b": "x"}`: the keys the browser looks up. */
 export function flatten(catalogue: Catalogue, prefix = ''): Record<string, string> {
@@ -71,13 +73,15 @@ function createInstance(): i18n {
 function createTranslator(instance: i18n, language: Language): Translator {
   const fixed = instance.getFixedT(language.code);
   const t: Translate = (key, vars) => fixed(key, vars ?? {});
-  const client = instance.getResourceBundle(language.code, 'translation')?.client as Catalogue | undefined;
+  const bundle = instance.getResourceBundle(language.code, 'translation') as Catalogue | undefined;
   // `<` written as \u003c: the JSON sits in a <script> element, which a `</script>` would close.
-  const clientStrings = JSON.stringify({ locale: language.locale, strings: flatten(client ?? {}) }).replace(/</g, '\\u003c');
+  const stringsOf = (part: string) =>
+    JSON.stringify({ locale: language.locale, strings: flatten((bundle?.[part] as Catalogue | undefined) ?? {}) }).replace(/</g, '\\u003c');
   return {
     language,
     t,
-    clientStrings,
+    clientStrings: stringsOf('client'),
+    adminStrings: stringsOf('admin'),
     html(key, markup, vars) {
       // Each markup value goes in as a marker escaping leaves alone (a private-use character), then takes its place.
       const markers = Object.fromEntries(Object.keys(markup).map((name) => [name, `\ue000${name}\ue000`]));
@@ -96,6 +100,12 @@ export function translatorFor(code: string): Translator {
   }
   return translators.get(languageOf(code).code)!;
 }
+
+/**
+ * The languages the admin is written in: those whose catalogue has its `admin` part (English
+ * and German). The owner's browser chooses among them (Accept-Language), English otherwise.
+ */
+export const ADMIN_LANGUAGES: readonly string[] = Object.freeze(LANGUAGES.map((l) => l.code).filter((code) => readCatalogue(code).admin !== undefined));
 
 /** The cookie the language switcher sets: the visitor's own choice, first of all. */
 export const LANGUAGE_COOKIE = 'lang';
