@@ -27,8 +27,12 @@ export interface Translator {
    * put where the sentence has `{{name}}`, wherever the language places it.
    */
   readonly html: (key: string, markup: Readonly<Record<string, string>>, vars?: Record<string, unknown>) => string;
-  /** `<script type="application/json" id="strings">`'s text: the browser scripts' strings (views/assets/strings.js). */
-  readonly clientStrings: string;
+  /**
+   * `<script type="application/json" id="strings">`'s text: the strings the page's scripts show
+   * (views/assets/strings.js), the groups of the catalogue's `client` part they use (`["tiles",
+   * "viewer"]`), all without: a phone downloads the viewer's words with an album only.
+   */
+  readonly clientStrings: (groups?: readonly string[]) => string;
   /** The same for the admin's page: the catalogue's `admin` part, for its scripts (views/assets/admin/). */
   readonly adminStrings: string;
 }
@@ -75,13 +79,28 @@ function createTranslator(instance: i18n, language: Language): Translator {
   const t: Translate = (key, vars) => fixed(key, vars ?? {});
   const bundle = instance.getResourceBundle(language.code, 'translation') as Catalogue | undefined;
   // `<` written as \u003c: the JSON sits in a <script> element, which a `</script>` would close.
-  const stringsOf = (part: string) =>
-    JSON.stringify({ locale: language.locale, strings: flatten((bundle?.[part] as Catalogue | undefined) ?? {}) }).replace(/</g, '\\u003c');
+  const json = (strings: Record<string, string>) => JSON.stringify({ locale: language.locale, strings }).replace(/</g, '\\u003c');
+  const client = (bundle?.client as Catalogue | undefined) ?? {};
+  const made = new Map<string, string>();
+  const clientStrings = (groups: readonly string[] = Object.keys(client)) => {
+    const id = groups.join();
+    let text = made.get(id);
+    if (text === undefined) {
+      const strings: Record<string, string> = {};
+      for (const group of groups) {
+        const part = client[group];
+        if (part !== undefined && typeof part !== 'string') Object.assign(strings, flatten(part, `${group}.`));
+      }
+      text = json(strings);
+      made.set(id, text);
+    }
+    return text;
+  };
   return {
     language,
     t,
-    clientStrings: stringsOf('client'),
-    adminStrings: stringsOf('admin'),
+    clientStrings,
+    adminStrings: json(flatten((bundle?.admin as Catalogue | undefined) ?? {})),
     html(key, markup, vars) {
       // Each markup value goes in as a marker escaping leaves alone (a private-use character), then takes its place.
       const markers = Object.fromEntries(Object.keys(markup).map((name) => [name, `\ue000${name}\ue000`]));

@@ -88,6 +88,22 @@ describe('languages of the pages', function () {
       }
     });
 
+    it('should give each page the words its scripts show, in its language, and no others', async () => {
+      const stringsOf = (html: string) =>
+        JSON.parse(/<script type="application\/json" id="strings"[^>]*>([^<]*)<\/script>/.exec(html)![1]!) as {
+          locale: string;
+          strings: Record<string, string>;
+        };
+      const album = stringsOf((await get('/photos/2024/lisbon', { 'Accept-Language': 'sv' })).text);
+      expect(album.locale).to.equal('sv');
+      expect(album.strings['viewer.close']).to.equal('Stäng (Esc)');
+      expect(album.strings).to.not.have.property('wait.minutes');
+      const photos = stringsOf((await get('/photos', { 'Accept-Language': 'sv' })).text);
+      expect(Object.keys(photos.strings)).to.deep.equal(['photos.unlocked']);
+      // A page without scripts carries none.
+      expect((await get('/', { 'Accept-Language': 'sv' })).text).to.not.include('id="strings"');
+    });
+
     it("should write the album-media API's alt texts in the language too", async () => {
       const res = await get(`/api/album-media?path=${encodeURIComponent('2024/lisbon')}`, { 'Accept-Language': 'pl' }).expect(200);
       expect(res.headers.vary).to.match(/Accept-Language/);
@@ -107,7 +123,7 @@ describe('languages of the pages', function () {
     it('should win over the browser and a share link', async () => {
       const res = await get(`/s/${grandma.id}`, { Cookie: 'lang=sv', 'Accept-Language': 'fr' }).expect(200);
       expect(htmlTag(res.text)).to.deep.equal(['sv', 'ltr']);
-      expect(res.text).to.include('<button type="submit" name="lang" value="sv" lang="sv" dir="ltr" aria-current="true">Svenska</button>');
+      expect(res.text).to.include('<button name="lang" value="sv" lang="sv" aria-current="true">Svenska</button>');
     });
 
     it('should go back only to a page of this site, and refuse a language the gallery does not have', async () => {

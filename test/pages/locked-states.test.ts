@@ -134,7 +134,7 @@ describe('the password form while locked out', function () {
     const { translatorOf } = (await import(assets('strings.js'))) as { translatorOf: (data: unknown) => Translate };
     for (const code of ['en', 'de', 'ar']) {
       const translator = translatorFor(code);
-      const page = translatorOf(JSON.parse(translator.clientStrings));
+      const page = translatorOf(JSON.parse(translator.clientStrings(['wait', 'locked'])));
       for (const seconds of [0, 0.2, 1, 59, 59.5, 60, 61, 119, 120, 599, 900, 3600, -3]) {
         expect(browser.formatWait(seconds, page), `${code} ${seconds}`).to.equal(waitText(seconds, translator));
       }

@@ -198,7 +198,7 @@ describe('catalogues (locales/)', () => {
       const { translatorOf } = (await import(modulePath)) as { translatorOf: (data: unknown) => Translate };
       for (const { code } of LANGUAGES) {
         const server = translatorFor(code);
-        const browser = translatorOf(JSON.parse(server.clientStrings));
+        const browser = translatorOf(JSON.parse(server.clientStrings()));
         const client = flatten((readCatalogue(code).client as Catalogue | undefined) ?? {});
         for (const key of baseKeys(client)) {
           for (const count of [0, 1, 2, 3, 5, 11, 22, 101, 1_000_000]) {

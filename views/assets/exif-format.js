@@ -3,7 +3,9 @@
 // Dates are written in the page's language (its `locale`, views/assets/strings.js), the rows'
 // labels are its words (`t`).
 
-const trim = (n, digits = 1) => String(Number(n.toFixed(digits)));
+/** A figure with at most `digits` decimals, as the page's language writes it (2.8, 2,8). */
+const trim = (n, digits = 1, locale = undefined) =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: digits, useGrouping: false }).format(Number(n.toFixed(digits)));
 
 export function camera(make, model) {
   if (!make && !model) return null;
@@ -14,16 +16,16 @@ export function camera(make, model) {
   return model.toLowerCase().startsWith(brand.toLowerCase()) ? model : `${make} ${model}`;
 }
 
-export const focalLength = (mm) => (mm > 0 ? `${trim(mm)} mm` : null);
+export const focalLength = (mm, locale = undefined) => (mm > 0 ? `${trim(mm, 1, locale)} mm` : null);
 
-export const aperture = (f) => (f > 0 ? `f/${trim(f)}` : null);
+export const aperture = (f, locale = undefined) => (f > 0 ? `f/${trim(f, 1, locale)}` : null);
 
-export function shutter(seconds) {
+export function shutter(seconds, locale = undefined) {
   if (!(seconds > 0)) return null;
   // Cameras store fast speeds as 1/n (0.004 is 1/250); slow ones read better as decimals.
   const inverse = 1 / seconds;
   if (seconds < 1 && Math.abs(inverse - Math.round(inverse)) < 0.02 * inverse) return `1/${Math.round(inverse)} s`;
-  return `${trim(seconds, seconds < 1 ? 2 : 1)} s`;
+  return `${trim(seconds, seconds < 1 ? 2 : 1, locale)} s`;
 }
 
 export const iso = (n) => (n > 0 ? `ISO ${Math.round(n)}` : null);
@@ -61,10 +63,10 @@ function wallClockText([y, mo, d, h, mi, s], locale) {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
-export function pixelSize(width, height) {
+export function pixelSize(width, height, locale = undefined) {
   if (!(width > 0 && height > 0)) return null;
   const mp = (width * height) / 1e6;
-  return `${width} × ${height}${mp >= 1 ? ` (${trim(mp)} MP)` : ''}`;
+  return `${width} × ${height}${mp >= 1 ? ` (${trim(mp, 1, locale)} MP)` : ''}`;
 }
 
 /**
@@ -92,24 +94,25 @@ export function photoRows(exif, t, locale) {
   return [
     [t('details.camera'), camera(exif.Make, exif.Model)],
     [t('details.lens'), exif.LensModel || null],
-    [t('details.focalLength'), focalLength(exif.FocalLength)],
-    [t('details.aperture'), aperture(exif.FNumber)],
-    [t('details.shutter'), shutter(exif.ExposureTime)],
+    [t('details.focalLength'), focalLength(exif.FocalLength, locale)],
+    [t('details.aperture'), aperture(exif.FNumber, locale)],
+    [t('details.shutter'), shutter(exif.ExposureTime, locale)],
     [t('details.iso'), iso(exif.ISO)],
     [t('details.taken'), dateTaken(exif.DateTimeOriginal, locale)],
-    [t('details.size'), pixelSize(exif.ImageWidth, exif.ImageHeight)],
+    [t('details.size'), pixelSize(exif.ImageWidth, exif.ImageHeight, locale)],
   ].filter(([, text]) => text);
 }
 
 /**
  * @param {Record<string, any>} info
  * @param {import('./strings.js').Translate} t
+ * @param {string} [locale]
  */
-export function videoRows(info, t) {
+export function videoRows(info, t, locale) {
   return [
     [t('details.length'), duration(info.duration)],
-    [t('details.size'), pixelSize(info.width, info.height)],
+    [t('details.size'), pixelSize(info.width, info.height, locale)],
     [t('details.codec'), info.codec ? (CODECS[info.codec] ?? info.codec) : null],
-    [t('details.frameRate'), info.fps > 0 ? `${trim(info.fps, 2)} fps` : null],
+    [t('details.frameRate'), info.fps > 0 ? `${trim(info.fps, 2, locale)} fps` : null],
   ].filter(([, text]) => text);
 }

@@ -78,7 +78,7 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
       const url = `/api/${video ? 'video-info' : 'exif'}?path=${encodeURIComponent(item.path)}`;
       rows = fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
         .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`${url}: ${res.status}`))))
-        .then((data) => (video ? format.videoRows(data, t) : format.photoRows(data, t, locale)))
+        .then((data) => (video ? format.videoRows(data, t, locale) : format.photoRows(data, t, locale)))
         .then((found) => (item.motion ? [[t('details.kind'), t('details.livePhoto')], ...found] : found));
       rows.catch(() => details.delete(item.path));
       details.set(item.path, rows);
@@ -97,7 +97,7 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
       exif.fill(rows, rows.length ? '' : t('details.none'));
     } catch {
       if (shownPath !== item.path) return;
-      const size = format.pixelSize(item.width, item.height);
+      const size = format.pixelSize(item.width, item.height, locale);
       exif.fill(size ? [[t('details.size'), size]] : [], t('details.unavailable'));
     }
   }
