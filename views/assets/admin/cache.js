@@ -7,7 +7,7 @@ import { locale, t } from '../strings.js';
 /** Sizes as the owner's language writes them. */
 const size = (bytes) => formatBytes(bytes, locale());
 /** A preset's name (server/core/media-catalogue.ts), in words where the catalogue has them. */
-const presetName = (preset) => (['small', 'medium', 'large'].includes(preset) ? t(`cache.${preset}`) : preset);
+const presetName = (preset) => (['small', 'tile', 'row', 'medium', 'large'].includes(preset) ? t(`cache.${preset}`) : preset);
 
 function table(stats) {
   return h(
