@@ -35,6 +35,8 @@ export interface Translator {
   readonly clientStrings: (groups?: readonly string[]) => string;
   /** The same for the admin's page: the catalogue's `admin` part, for its scripts (views/assets/admin/). */
   readonly adminStrings: string;
+  /** One part of the catalogue, its keys flattened (`{"hello": "…"}`): the admin hands a link over in its recipient's language. */
+  readonly part: (name: string) => Record<string, string>;
 }
 
 /** A catalogue as stored: nested objects of strings. */
@@ -101,6 +103,7 @@ function createTranslator(instance: i18n, language: Language): Translator {
     t,
     clientStrings,
     adminStrings: json(flatten((bundle?.admin as Catalogue | undefined) ?? {})),
+    part: (name) => flatten((bundle?.[name] as Catalogue | undefined) ?? {}),
     html(key, markup, vars) {
       // Each markup value goes in as a marker escaping leaves alone (a private-use character), then takes its place.
       const markers = Object.fromEntries(Object.keys(markup).map((name) => [name, `\ue000${name}\ue000`]));

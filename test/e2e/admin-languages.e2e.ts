@@ -159,6 +159,28 @@ describe('the admin in German, in Chromium', function () {
     });
   }
 
+  it('should write the message that hands a link over in the language chosen for its person', async () => {
+    const context = await browser.newContext({ locale: 'en-GB', extraHTTPHeaders: { 'Accept-Language': 'en-GB' } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${servers.adminUrl}/`);
+      await page.locator('#album-tree button.album-link[data-path="family"]').click();
+      await page.getByRole('button', { name: 'Share…' }).click();
+      const form = page.getByRole('form', { name: 'Share with someone' });
+      await form.getByLabel('Who is it for?').fill('Mamie');
+      await form.getByLabel('Language of their pages').selectOption('fr');
+      await form.getByRole('button', { name: 'Make the link' }).click();
+      const message = await page.getByRole('textbox', { name: 'Message to send' }).inputValue();
+      expect(message).to.match(
+        /^Bonjour Mamie, voici les photos de « Family summer » : http:\/\/\S+\/s\/[\w-]+ Le lien fonctionne jusqu’au \d+ \p{L}+ \d{4}\.$/u,
+      );
+      // The owner's own words stay English around it.
+      expect(await page.getByRole('heading', { name: 'Send Mamie their link' }).count()).to.equal(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("should list a link's language, and offer the languages in their own names", async () => {
     const german = await stringsOf('de', 'the share dialog');
     // The dialog's field, and Grandma's link listed (behind it) with the language chosen for her.

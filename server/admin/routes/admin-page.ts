@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { MEDIA_EXTENSIONS, WEB_IMAGE_EXTENSIONS } from '../../core/media-catalogue.js';
 import type { AdminContext } from '../admin-context.js';
 import { LANGUAGES } from '../../core/languages.js';
+import { translatorFor } from '../../http/i18n.js';
 
 /** GET / (the admin UI, a page that drives the JSON API) and its script and stylesheet. */
 export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
@@ -35,6 +36,8 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
       mediaExtensions: { ...MEDIA_EXTENSIONS, web: WEB_IMAGE_EXTENSIONS },
       // The languages a share link and the site may be shown in (server/core/languages.ts).
       languages: LANGUAGES.map(({ code, name }) => ({ code, name })),
+      // The message that hands a link over, in every language: it is read by the person it is for (views/assets/admin/handover.js).
+      handovers: Object.fromEntries(LANGUAGES.map((l) => [l.code, { locale: l.locale, strings: translatorFor(l.code).part('handover') }])),
     });
   });
 

@@ -3,14 +3,19 @@
 // a QR code another device can open it from with its camera. Used by the share dialog for a
 // new link and to send an existing one again.
 import { copyText, h } from './dom.js';
-import { locale, t } from '../strings.js';
+import { t, translatorOf } from '../strings.js';
 
-const untilFormat = new Intl.DateTimeFormat(locale(), { dateStyle: 'long' });
-
-/** The message the owner sends: who it is for, what it opens, until when (in the admin's language). */
-export function handoverMessage({ who, albumTitle, address, expires }) {
-  const greeting = t(who ? 'handover.hello' : 'handover.here', { who, title: albumTitle, address });
-  const until = expires ? t('handover.until', { date: untilFormat.format(new Date(expires)) }) : '';
+/**
+ * The message the owner sends: who it is for, what it opens, until when. It is read by the
+ * person it is for, so it is written in the language of their link when it has one, else in
+ * the admin's (the catalogues' `handover` part, every language on the page's data-handovers).
+ */
+export function handoverMessage({ who, albumTitle, address, expires, language = '' }) {
+  const all = JSON.parse(document.body.dataset.handovers ?? '{}');
+  const own = all[language] ?? all[document.documentElement.lang] ?? { strings: {} };
+  const say = translatorOf(own);
+  const greeting = say(who ? 'hello' : 'here', { who, title: albumTitle, address });
+  const until = expires ? say('until', { date: new Intl.DateTimeFormat(own.locale, { dateStyle: 'long' }).format(new Date(expires)) }) : '';
   return `${greeting}${until}`;
 }
 
@@ -19,8 +24,8 @@ export function handoverMessage({ who, albumTitle, address, expires }) {
  * address to the clipboard right away (the owner's click that made the link allows it; where
  * the browser refuses, the Copy button is there).
  */
-export function handoverPanel({ address, who, albumTitle, expires }) {
-  const message = handoverMessage({ who, albumTitle, address, expires });
+export function handoverPanel({ address, who, albumTitle, expires, language = '' }) {
+  const message = handoverMessage({ who, albumTitle, address, expires, language });
   const text = h('textarea', { rows: 3, readonly: true, value: message, 'aria-label': t('handover.message') });
   const canShare = typeof navigator.share === 'function';
   const share = () => {

@@ -50,11 +50,11 @@ const closeButton = (dialog, text = t('share.done')) =>
   h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, text));
 
 /** Hands over an existing link or address again (from the list of links). */
-export function showHandover({ address, who, album, expires }) {
+export function showHandover({ address, who, album, expires, language = '' }) {
   const dialog = modal(who ? t('share.sendLinkFor', { who }) : t('share.sendLink'));
   dialog.append(
     h('h2', { text: who ? t('share.sendWho', { who }) : t('share.sendAddress', { title: album.title }) }),
-    handoverPanel({ address, who, albumTitle: album.title, expires }),
+    handoverPanel({ address, who, albumTitle: album.title, expires, language }),
     closeButton(dialog),
   );
 }
@@ -111,7 +111,7 @@ export function openShareDialog(album, made) {
       if (hide?.checked) await hideLocations(album);
       dialog.replaceChildren(
         h('h2', { text: t('share.sendWho', { who: link.name }) }),
-        handoverPanel({ address: shareLink(link.path), who: link.name, albumTitle: album.title, expires: link.expires }),
+        handoverPanel({ address: shareLink(link.path), who: link.name, albumTitle: album.title, expires: link.expires, language: link.language ?? '' }),
         closeButton(dialog),
       );
       made(link);

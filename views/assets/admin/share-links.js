@@ -75,7 +75,7 @@ function linksTable(album, links, revoke) {
       links.map((link) => {
         // A rotation of the token revoked it, or it expired: listed so the owner sees what closed, with nothing to send.
         const closed = link.revoked !== null || link.expired;
-        const send = () => showHandover({ address: shareLink(link.path), who: link.name, album, expires: link.expires });
+        const send = () => showHandover({ address: shareLink(link.path), who: link.name, album, expires: link.expires, language: link.language ?? '' });
         return h(
           'tr',
           { dataset: { id: link.id }, class: closed ? 'expired' : null },
