@@ -21,6 +21,7 @@ import { createPreparer, type Preparer } from './media/preparer.js';
 import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
+import { createVisitorLanguage } from './public/pages/visitor-language.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createMediaApiRouter, createPublicThumbnailRoute, createThumbnailRouter } from './public/routes/media-api.js';
 import { createThumbnailAnswer } from './public/routes/thumbnail-answer.js';
@@ -127,6 +128,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const preparer = config.prepare
     ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
     : undefined;
+  // Which language each visitor reads: the pages' and the album-media API's (alt texts).
+  const language = createVisitorLanguage({ index, siteLanguage: () => home.site.language });
   const { app, answerError } = createApp({
     config,
     index,
@@ -143,7 +146,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     ],
     apiRouters: [
       createMediaApiRouter({ metadata, resolveMedia, webVideos }),
-      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
+      createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order, language }),
     ],
     stats,
     dimensions: dimensions.provide,
@@ -152,6 +155,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     coverFocus,
     siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
     linkUsage,
+    language,
     log,
   });
   const handler = createFrontDoor({ app, answerError, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailRoute(thumbnailAnswer)] });

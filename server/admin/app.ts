@@ -4,6 +4,8 @@ import type { AlbumIndex } from '../core/albums/album-index.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
+import { acceptedLanguage, ADMIN_LANGUAGES, escapeHtml, translatorFor } from '../http/i18n.js';
+import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { notFound } from '../core/errors.js';
 import type { AdminContext } from './admin-context.js';
 import { AlbumFiles } from './album-files.js';
@@ -103,6 +105,15 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.set('view engine', 'ejs');
 
   app.use(localHostOnly, sameOriginWrites, securityHeaders);
+  // The admin's pages in the owner's language, as the browser names it: English or German
+  // (the catalogues' `admin` part, README "Languages"); English for any other.
+  app.use((req, res, next) => {
+    const translator = translatorFor(acceptedLanguage(req, ADMIN_LANGUAGES) ?? DEFAULT_LANGUAGE);
+    const { language, t, html, adminStrings } = translator;
+    Object.assign(res.locals, { lang: language.code, dir: language.dir, t, tHtml: html, escapeHtml, adminStrings });
+    res.vary('Accept-Language');
+    next();
+  });
   app.use('/api', express.json({ limit: MAX_JSON_BYTES }));
 
   app.use(albumRoutes(ctx));

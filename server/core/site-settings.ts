@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hasControlCharacter } from './control-characters.js';
+import { DEFAULT_LANGUAGE, isLanguageCode, LANGUAGE_CODES } from './languages.js';
 import type { Logger } from './logger.js';
 
 /**
@@ -15,6 +16,8 @@ export interface SiteSettings {
   readonly accent: string;
   /** An origin (`https://photos.example.com`), or '' while the owner has not said. */
   readonly publicUrl: string;
+  /** The language of visitors whose browser names none the gallery has (server/core/languages.ts). */
+  readonly language: string;
 }
 
 /** site.json as a file: the settings plus keys this version does not know, which the admin writes back as they are. */
@@ -27,6 +30,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = Object.freeze({
   subtitle: 'Photos and videos, kept private.',
   accent: '#e8b86b',
   publicUrl: '',
+  language: DEFAULT_LANGUAGE,
 });
 
 export const SITE_FIELDS = Object.keys(DEFAULT_SITE_SETTINGS) as readonly (keyof SiteSettings)[];
@@ -101,6 +105,8 @@ function fieldProblem(key: string, value: unknown): string | undefined {
       return normalisePublicUrl(value)
         ? undefined
         : 'publicUrl must be an absolute http(s) address without a path, query or fragment, such as "https://photos.example.com"';
+    case 'language':
+      return isLanguageCode(value) ? undefined : `language must be one of ${LANGUAGE_CODES.join(', ')}`;
   }
 }
 

@@ -89,7 +89,7 @@ export interface ErrorPage {
  * The page for a browser refused a file, a ZIP or an API answer (401 locked, 403 not allowed),
  * or undefined to answer JSON as usual. The app knows where such a visitor can unlock it.
  */
-export type RefusedPage = (req: Request, status: 401 | 403, message: string) => ErrorPage | undefined;
+export type RefusedPage = (req: Request, res: Response, status: 401 | 403, message: string) => ErrorPage | undefined;
 
 /** Unknown `/api/*` routes answer JSON, never the HTML 404 page. */
 export const apiNotFound: RequestHandler = (_req, _res, next) => next(notFound('Unknown API endpoint'));
@@ -145,7 +145,7 @@ export function errorHandler({ log, alreadyLogged = () => false, refusedPage }: 
       // The answer depends on Accept here: a browser opening a refused file gets a page.
       const refused = refusedPage && (status === 401 || status === 403) ? refusedPage : undefined;
       if (refused) res.vary('Accept');
-      const page = refused && isBrowserNavigation(req) ? refused(req, status as 401 | 403, message) : undefined;
+      const page = refused && isBrowserNavigation(req) ? refused(req, res, status as 401 | 403, message) : undefined;
       if (page) return void sendPage(res, status, message, page);
     }
     if (wantsJson(req.path) || !req.accepts('html')) {

@@ -36,6 +36,10 @@ import { refusedPageFor } from './pages/refused-page.js';
 import type { ErrorAnswer } from './front-door.js';
 import { createHandedInErrors } from './handed-in-errors.js';
 import { ROOT_DIR, VIEWS_DIR } from '../core/root-dir.js';
+import { createVisitorLanguage, languageMiddleware, languageLocals, type VisitorLanguage } from './pages/visitor-language.js';
+import { translatorFor } from '../http/i18n.js';
+import { DEFAULT_LANGUAGE } from '../core/languages.js';
+import { createLanguageChoiceRouter } from './routes/language-choice.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -71,6 +75,8 @@ export interface AppDeps {
   readonly siteIcons?: SiteIcons;
   /** Where the visits of share links are counted (docs/api.md#share-links). */
   readonly linkUsage: LinkUsageStore;
+  /** Which language each visitor reads (made here from the index and site.json when not given). */
+  readonly language?: VisitorLanguage;
   readonly log: Logger;
 }
 
@@ -113,6 +119,9 @@ export function createApp(deps: AppDeps): PublicApp {
   app.set('view engine', 'ejs');
   app.set('views', VIEWS_DIR);
   app.set('view cache', config.production);
+  // Views rendered before the visitor's language is known (an error on the way) are in the default one.
+  Object.assign(app.locals, languageLocals(translatorFor(DEFAULT_LANGUAGE)));
+  const language = deps.language ?? createVisitorLanguage({ index, siteLanguage: () => home.site.language });
   app.locals.asset = createAssetUrls({
     '/assets/': path.join(VIEWS_DIR, 'assets'),
     '/vendor/photoswipe/': PHOTOSWIPE_DIR,
@@ -151,16 +160,21 @@ export function createApp(deps: AppDeps): PublicApp {
   for (const r of deps.apiRouters ?? []) app.use(r);
   // Every page shows the site's name and icons (views/partials/head.ejs): the pages rendered
   // through res.render read them here, the static pages get them with their locals.
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     res.locals.site = site.view;
+    // Where the language switcher comes back to: pages made for one request (kept pages say their own).
+    res.locals.pagePath = req.path;
     next();
   });
+  // Every page below is in the visitor's language, and says in Vary what that depends on.
+  app.use(languageMiddleware(language));
+  app.use(createLanguageChoiceRouter({ production: config.production }));
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
-      await sendCachedPage(req, res, await pages.get(name), 'no-cache');
+      await sendCachedPage(req, res, await pages.get(name, language(req)), 'no-cache');
     };
   app.get('/', servePage('landing'));
   app.get('/home', servePage('home'));
@@ -176,6 +190,7 @@ export function createApp(deps: AppDeps): PublicApp {
     coverFocus: deps.coverFocus,
     site,
     linkVisits,
+    language,
   });
   // `/photos?all`: every album at the top of the tree, a page at a time, which /photos links
   // to when it shows only the newest (server/public/pages/folder-listing.ts).
@@ -189,10 +204,11 @@ export function createApp(deps: AppDeps): PublicApp {
       render: albumPages.render,
       linkVisits,
       production: config.production,
+      language,
     }),
   );
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
-  app.use(createUnlockedAlbumsRouter({ index, stats }));
+  app.use(createUnlockedAlbumsRouter({ index, stats, language }));
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
@@ -200,6 +216,6 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(documentHeadersOfErrors);
   // The pool already logged the failure of a media task; the error handler logs the rest.
   // A browser refused a file or a ZIP gets a page with the way to unlock it (pages/refused-page.ts).
-  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index) }));
+  app.use(errorHandler({ log: deps.log, alreadyLogged: (err) => err instanceof MediaTaskError, refusedPage: refusedPageFor(index, language) }));
   return { app, answerError: handedIn.answerWith(app) };
 }

@@ -18,12 +18,34 @@ describe('admin page and previews', () => {
   afterEach(() => fx.close());
 
   describe('GET /', () => {
-    it('should render the UI shell, its script as a file (no inline script)', async () => {
+    it('should render the UI shell, its script as a file (no inline script: its words are a JSON data block)', async () => {
       const res = await request(fx.app).get('/').expect(200).expect('Content-Type', /html/);
       expect(res.text).to.include('<script type="module" src="/assets/admin/main.js"></script>');
-      expect(res.text).not.to.match(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(res.text).not.to.match(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/);
       expect(res.text).not.to.match(/\son[a-z]+=/i);
       expect(res.text).to.include('data-public-base-url="http://localhost:3999"');
+      expect(res.text).to.include('<html lang="en" dir="ltr">').and.include('<h1>Gallery admin</h1>');
+      expect(res.headers.vary).to.match(/Accept-Language/);
+    });
+
+    it('should be in German for a German browser, English for any language it is not written in', async () => {
+      const german = await request(fx.app).get('/').set('Accept-Language', 'de-AT, en;q=0.5').expect(200);
+      expect(german.text).to.include('<html lang="de" dir="ltr">').and.include('<h1>Galerie-Verwaltung</h1>');
+      const strings = JSON.parse(/<script type="application\/json" id="strings">([^<]*)<\/script>/.exec(german.text)![1]!) as {
+        locale: string;
+        strings: Record<string, string>;
+      };
+      expect(strings.locale).to.equal('de');
+      expect(strings.strings['share.make']).to.equal('Link erstellen');
+      for (const language of ['fr', 'ar', 'ja']) {
+        const res = await request(fx.app).get('/').set('Accept-Language', language).expect(200);
+        expect(res.text, language).to.include('<html lang="en" dir="ltr">');
+      }
+      // The scripts read their words with the public site's reader.
+      await request(fx.app)
+        .get('/assets/strings.js')
+        .expect(200)
+        .expect('Content-Type', /javascript/);
     });
 
     it('should serve the script modules and the stylesheet', async () => {

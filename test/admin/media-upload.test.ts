@@ -123,7 +123,7 @@ describe('admin /api/photos and /api/videos', () => {
         .expect(413)
         .expect('Content-Type', /json/);
       // The limit of this fixture, 256 × 1024 bytes, written as every size is (views/assets/byte-size.js).
-      expect(res.body.error).to.equal('File too large: "big.jpg" is over the limit of 262 KB per file; nothing was kept');
+      expect(res.body.error).to.equal('File too large: "big.jpg" is over the limit of 262 kB per file; nothing was kept');
       expect(listDir(albumDir)).to.deep.equal(['album.json']);
       expect(listDir(uploadsDir())).to.deep.equal([]);
     });

@@ -41,6 +41,21 @@ describe('admin /api/share-links', () => {
       expect(fs.readdirSync(path.dirname(albumFile())).filter((n) => n.endsWith('.tmp'))).to.deep.equal([]);
     });
 
+    it("should keep the language chosen for the person's pages in album.json, and none when left to their browser", async () => {
+      const german = await request(fx.app).post(URL).send({ name: 'Oma', language: 'de' }).expect(201);
+      expect(german.body.language).to.equal('de');
+      const plain = await request(fx.app).post(URL).send({ name: 'Cousin', language: '' }).expect(201);
+      expect(plain.body.language).to.equal(null);
+      const stored = fx.readAlbumJson(ALBUM).shareLinks as Array<Record<string, unknown>>;
+      expect(stored.find((l) => l.name === 'Oma')).to.include({ language: 'de' });
+      expect(stored.find((l) => l.name === 'Cousin')).to.not.have.property('language');
+      const listed = (await request(fx.app).get(URL).expect(200)).body.links as Array<{ name: string; language: string | null }>;
+      expect(listed.map((l) => [l.name, l.language])).to.deep.equal([
+        ['Oma', 'de'],
+        ['Cousin', null],
+      ]);
+    });
+
     it('should default to a link that never expires and allows downloads; a day alone lasts the whole day', async () => {
       const plain = await request(fx.app).post(URL).send({ name: 'Uncle' }).expect(201);
       expect(plain.body).to.deep.include({ expires: null, downloads: true });
@@ -59,6 +74,8 @@ describe('admin /api/share-links', () => {
       ['an expiry without its zone', { name: 'A', expires: '2099-01-01T10:00:00' }],
       ['an expiry in the past', { name: 'A', expires: '2001-01-01T00:00:00Z' }],
       ['downloads that is not a boolean', { name: 'A', downloads: 'yes' }],
+      ['a language the gallery does not have', { name: 'A', language: 'xx' }],
+      ['a language that is not a string', { name: 'A', language: 7 }],
       ['an unknown field', { name: 'A', id: 'chosen-by-the-client-000000' }],
     ] as const) {
       it(`should answer 400 JSON for ${what}, album.json untouched`, async () => {

@@ -34,6 +34,7 @@ describe('admin /api/site', () => {
         subtitle: 'Our family, since 1998',
         accent: '#33aa88',
         publicUrl: 'https://photos.example.com',
+        language: 'en',
         publicUrlWarning: null,
       });
       expect(readSite()).to.deep.equal({ name: 'The Silvas', subtitle: 'Our family, since 1998', accent: '#33aa88', publicUrl: 'https://photos.example.com' });

@@ -62,7 +62,7 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     writeAlbum(albums, '2024/other', { title: 'Other', token: 'other-token-0123456789' });
     const zoo = writeAlbum(albums, '2024/zoo', { title: 'Zoo', token: 'zoo-token-0123456789' });
     fs.writeFileSync(path.join(zoo, 'logo.png'), await cornerPng());
-    // 150,000 bytes: "150 KB" in decimal units, 146.5 KiB in binary ones.
+    // 150,000 bytes: "150 kB" in decimal units, 146.5 KiB in binary ones.
     const sizes = writeAlbum(albums, '2023/sizes', { title: 'Sizes', token: 'sizes-token-0123456789' });
     fs.writeFileSync(path.join(sizes, 'harbour.jpg'), jpegOfSize(await makeJpeg(320, 240), 150_000));
     const hero = path.join(root, 'content', 'assets', 'hero');
@@ -323,8 +323,8 @@ describe("the owner's tools in Chromium, seen on the public site", function () {
     // The site's download button, in the same browser.
     await page.goto(`${site.url}/photos/2023/sizes`);
     const onSite = await page.locator('.button--download').innerText();
-    expect(inAdmin).to.equal('Photo · 150 KB');
-    expect(onSite).to.equal('Download 1 photo · 150 KB');
+    expect(inAdmin).to.equal('Photo · 150 kB');
+    expect(onSite).to.equal('Download 1 photo · 150 kB');
   });
 
   it('should suggest a new album’s folder from its title and link it on the site', async () => {

@@ -156,7 +156,8 @@ describe('locked states in Chromium', function () {
         const end = page.locator('time.lockout__end');
         const shown = await end.evaluate((t: HTMLTimeElement) => ({
           text: t.textContent,
-          inTokyo: new Date(t.dateTime).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo' }),
+          // The visitor's clock (its zone), written as the page's language writes times (English: en-GB).
+          inTokyo: new Date(t.dateTime).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo' }),
           ends: Date.parse(t.dateTime),
         }));
         expect(shown.text).to.equal(shown.inTokyo);

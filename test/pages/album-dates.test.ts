@@ -185,7 +185,7 @@ describe('dates taken on album pages', function () {
     });
 
     it('should show the span of its dates in the header', async () => {
-      expect(headerDates((await app.get(`/photos/${FAMILY}`).expect(200)).text)).to.equal('3–9 June 2024');
+      expect(headerDates((await app.get(`/photos/${FAMILY}`).expect(200)).text)).to.equal('3\u2009–\u20099 June 2024');
     });
 
     it("should put the ZIP's photos in the album's order, each Live Photo's movie after its still", async () => {
@@ -225,7 +225,7 @@ describe('dates taken on album pages', function () {
     });
 
     it('should show a span across two years with short months', async () => {
-      expect(headerDates((await app.get('/photos/2024/names').expect(200)).text)).to.equal('28 Dec 2024 – 2 Jan 2025');
+      expect(headerDates((await app.get('/photos/2024/names').expect(200)).text)).to.equal('28 Dec 2024\u2009–\u20092 Jan 2025');
     });
 
     it('should show a single day as one date', async () => {

@@ -91,19 +91,19 @@ describe('AlbumDates', function () {
     const { reader, open } = heldReader();
     const { dimensions, dates, album, files, names } = setUp(reader);
     expect(await names()).to.deep.equal(['a.jpg', 'c.jpg', 'b.jpg']);
-    expect(await dates.span(album, files)).to.deep.equal({ text: undefined, settled: false });
+    expect(await dates.span(album, files)).to.deep.equal({ range: undefined, settled: false });
 
     open();
     await dimensions.flush();
     expect(await names()).to.deep.equal(['b.jpg', 'c.jpg', 'a.jpg']);
-    expect(await dates.span(album, files)).to.deep.equal({ text: '1–9 June 2024', settled: true });
+    expect(await dates.span(album, files)).to.deep.equal({ range: ['2024-06-01T10:00:00', '2024-06-09T10:00:00'], settled: true });
   });
 
   it('should take the dates from the disk cache after a restart, without reading a header', async () => {
     const { reader } = heldReader(); // never opened: a read would hold the order at file times
     const { names, dates, album, files } = setUp(reader);
     const fresh = await dates.span(album, files);
-    expect(fresh).to.deep.equal({ text: '1–9 June 2024', settled: true });
+    expect(fresh).to.deep.equal({ range: ['2024-06-01T10:00:00', '2024-06-09T10:00:00'], settled: true });
     expect(await names()).to.deep.equal(['b.jpg', 'c.jpg', 'a.jpg']);
   });
 });

@@ -66,9 +66,9 @@ describe('the download button', function () {
         [0, '0 bytes'],
         [1, '1 byte'],
         [999, '999 bytes'],
-        [1_500, '1.5 KB'],
-        [12_345, '12 KB'],
-        [999_400, '999 KB'],
+        [1_500, '1.5 kB'],
+        [12_345, '12 kB'],
+        [999_400, '999 kB'],
         [999_600, '1 MB'],
         [3_500_000, '3.5 MB'],
         [9_960_000, '10 MB'],
@@ -80,11 +80,19 @@ describe('the download button', function () {
       for (const [bytes, text] of cases) expect(formatBytes(bytes), String(bytes)).to.equal(text);
     });
 
+    it("should write the number and the unit as the visitor's language does", () => {
+      // Intl's spaces: no-break in German, narrow no-break before a French unit.
+      expect(formatBytes(1_234_567_890, 'de')).to.equal('1,2\u00a0GB');
+      expect(formatBytes(1_234_567_890, 'fr')).to.equal('1,2\u202fGo');
+      expect(formatBytes(999, 'fr')).to.equal('999\u00a0octets');
+      expect(formatBytes(5, 'pl')).to.equal('5 bajtów');
+    });
+
     it("should be the one rule of the album page and of the admin's scripts", () => {
-      // The admin wrote binary units (146.5 KB for these 150,000 bytes) where the site wrote 150 KB.
+      // The admin wrote binary units (146.5 KB for these 150,000 bytes) where the site wrote 150 kB.
       expect(pageRule).to.equal(formatBytes);
       expect(adminRule).to.equal(formatBytes);
-      expect(adminRule(150_000)).to.equal('150 KB');
+      expect(adminRule(150_000)).to.equal('150 kB');
     });
   });
 

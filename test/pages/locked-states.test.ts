@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { LOCKOUT_MS } from '../../server/public/access/password-limiter.js';
-import { formatWait } from '../../server/public/pages/lockout-notice.js';
+import { waitText } from '../../server/public/pages/lockout-notice.js';
+import { translatorFor } from '../../server/http/i18n.js';
 import { GalleryFixture } from '../support/gallery-fixture.js';
 
 /**
@@ -121,19 +122,26 @@ describe('the password form while locked out', function () {
     expect(html).to.match(/<script type="module" src="\/assets\/locked\.js\?v=[0-9a-f]{10}"><\/script>/);
     expect(html).to.match(/data-wait-format="\/assets\/wait-format\.js\?v=[0-9a-f]{10}"/);
     expect(html)
-      .to.not.match(/<script(?![^>]*\bsrc=)/)
+      .to.not.match(/<script(?![^>]*\b(?:src=|type="application\/json"))/)
       .and.not.match(/\sstyle=/);
   });
 
   it('should write the time left the same on the server and in the browser', async () => {
-    // A path, not a literal: the browser module has no type declarations for tsc.
-    const modulePath: string = pathToFileURL(path.join(VIEWS_DIR, 'assets', 'wait-format.js')).href;
-    const browser = (await import(modulePath)) as { formatWait: (seconds: number) => string };
-    for (const seconds of [0, 0.2, 1, 59, 59.5, 60, 61, 119, 120, 599, 900, 3600, -3]) {
-      expect(browser.formatWait(seconds), String(seconds)).to.equal(formatWait(seconds));
+    // A path, not a literal: the browser modules have no type declarations for tsc.
+    const assets = (name: string): string => pathToFileURL(path.join(VIEWS_DIR, 'assets', name)).href;
+    type Translate = (key: string, vars?: Record<string, unknown>) => string;
+    const browser = (await import(assets('wait-format.js'))) as { formatWait: (seconds: number, t: Translate) => string };
+    const { translatorOf } = (await import(assets('strings.js'))) as { translatorOf: (data: unknown) => Translate };
+    for (const code of ['en', 'de', 'ar']) {
+      const translator = translatorFor(code);
+      const page = translatorOf(JSON.parse(translator.clientStrings(['wait', 'locked'])));
+      for (const seconds of [0, 0.2, 1, 59, 59.5, 60, 61, 119, 120, 599, 900, 3600, -3]) {
+        expect(browser.formatWait(seconds, page), `${code} ${seconds}`).to.equal(waitText(seconds, translator));
+      }
     }
-    expect(formatWait(872)).to.equal('14 min 32 s');
-    expect(formatWait(840)).to.equal('14 min');
-    expect(formatWait(42)).to.equal('42 s');
+    const english = translatorFor('en');
+    expect(waitText(872, english)).to.equal('14 min 32 s');
+    expect(waitText(840, english)).to.equal('14 min');
+    expect(waitText(42, english)).to.equal('42 s');
   });
 });

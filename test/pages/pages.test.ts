@@ -39,7 +39,7 @@ describe('pages', () => {
       expect(res.headers['referrer-policy']).to.equal('same-origin');
       expect(res.headers['x-content-type-options']).to.equal('nosniff');
       expect(res.headers['x-powered-by']).to.equal(undefined);
-      expect(res.text).to.not.match(/<script(?![^>]*\bsrc=)/);
+      expect(res.text).to.not.match(/<script(?![^>]*\b(?:src=|type="application\/json"))/);
     });
   });
 

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { isTakenDate, takenFromExif, takenFromVideoTags, wallClockOf } from '../../server/core/media/taken-date.js';
 import { altText, dateRangeText, dateTimeText } from '../../server/public/pages/taken-text.js';
+import { translatorFor } from '../../server/http/i18n.js';
+
+const english = translatorFor('en');
+const german = translatorFor('de');
 
 describe('dates taken', () => {
   describe('takenFromExif', () => {
@@ -60,8 +64,13 @@ describe('dates taken', () => {
 
   describe('dateTimeText', () => {
     it('should write British English', () => {
-      expect(dateTimeText('2024-06-03T14:03:59')).to.equal('3 June 2024 at 14:03');
-      expect(dateTimeText('2025-01-12T07:05:00')).to.equal('12 January 2025 at 07:05');
+      expect(dateTimeText('2024-06-03T14:03:59', 'en-GB')).to.equal('3 June 2024 at 14:03');
+      expect(dateTimeText('2025-01-12T07:05:00', 'en-GB')).to.equal('12 January 2025 at 07:05');
+    });
+
+    it("should write the page's language", () => {
+      expect(dateTimeText('2024-06-03T14:03:59', 'de')).to.equal('3. Juni 2024 um 14:03');
+      expect(dateTimeText('2024-06-03T14:03:59', 'fr')).to.equal('3 juin 2024 à 14:03');
     });
   });
 
@@ -69,28 +78,44 @@ describe('dates taken', () => {
     const base = { kind: 'image', live: false, taken: null, durationText: null, position: 12, total: 48 } as const;
 
     it('should say what it is and when', () => {
-      expect(altText({ ...base, taken: '2024-06-03T14:03:00' })).to.equal('Photo taken 3 June 2024 at 14:03');
-      expect(altText({ ...base, live: true, taken: '2024-06-03T14:03:00' })).to.equal('Live Photo taken 3 June 2024 at 14:03');
-      expect(altText({ ...base, kind: 'video', durationText: '0:42', taken: '2024-06-03T14:03:00' })).to.equal('Video, 0:42, taken 3 June 2024 at 14:03');
+      expect(altText({ ...base, taken: '2024-06-03T14:03:00' }, english)).to.equal('Photo taken 3 June 2024 at 14:03');
+      expect(altText({ ...base, live: true, taken: '2024-06-03T14:03:00' }, english)).to.equal('Live Photo taken 3 June 2024 at 14:03');
+      expect(altText({ ...base, kind: 'video', durationText: '0:42', taken: '2024-06-03T14:03:00' }, english)).to.equal(
+        'Video, 0:42, taken 3 June 2024 at 14:03',
+      );
+      expect(altText({ ...base, kind: 'video', taken: '2024-06-03T14:03:00' }, english)).to.equal('Video taken 3 June 2024 at 14:03');
     });
 
     it('should say where it is in the album when the date is not known', () => {
-      expect(altText(base)).to.equal('Photo 12 of 48');
-      expect(altText({ ...base, kind: 'video', durationText: '0:42' })).to.equal('Video 12 of 48, 0:42');
+      expect(altText(base, english)).to.equal('Photo 12 of 48');
+      expect(altText({ ...base, kind: 'video', durationText: '0:42' }, english)).to.equal('Video 12 of 48, 0:42');
+      expect(altText({ ...base, position: 1200, total: 4800 }, english)).to.equal('Photo 1,200 of 4,800');
+    });
+
+    it("should say it in the visitor's language", () => {
+      expect(altText({ ...base, taken: '2024-06-03T14:03:00' }, german)).to.equal('Foto vom 3. Juni 2024 um 14:03');
+      expect(altText({ ...base, kind: 'video', durationText: '0:42' }, german)).to.equal('Video 12 von 48, 0:42');
+      expect(altText({ ...base, position: 1200, total: 4800 }, german)).to.equal('Foto 1.200 von 4.800');
     });
   });
 
   describe('dateRangeText', () => {
+    // As Intl writes a range in British English (its spaces are thin ones around a dash between days).
     const cases: [string, string, string][] = [
       ['2024-06-03T08:00:00', '2024-06-03T22:00:00', '3 June 2024'],
-      ['2024-06-03T08:00:00', '2024-06-09T22:00:00', '3–9 June 2024'],
-      ['2024-06-28T08:00:00', '2024-07-02T22:00:00', '28 June – 2 July 2024'],
-      ['2024-12-28T08:00:00', '2025-01-02T22:00:00', '28 Dec 2024 – 2 Jan 2025'],
+      ['2024-06-03T08:00:00', '2024-06-09T22:00:00', '3\u2009–\u20099 June 2024'],
+      ['2024-06-28T08:00:00', '2024-07-02T22:00:00', '28 June\u2009–\u20092 July 2024'],
+      ['2024-12-28T08:00:00', '2025-01-02T22:00:00', '28 Dec 2024\u2009–\u20092 Jan 2025'],
     ];
     for (const [first, last, text] of cases) {
       it(`should write ${first} to ${last} as "${text}"`, () => {
-        expect(dateRangeText(first, last)).to.equal(text);
+        expect(dateRangeText(first, last, 'en-GB')).to.equal(text);
       });
     }
+
+    it("should write a range as the page's language does", () => {
+      expect(dateRangeText('2024-06-03T08:00:00', '2024-06-09T22:00:00', 'de')).to.equal('3.–9. Juni 2024');
+      expect(dateRangeText('2024-12-28T08:00:00', '2025-01-02T22:00:00', 'fr')).to.equal('28 déc. 2024\u2009–\u20092 janv. 2025');
+    });
   });
 });

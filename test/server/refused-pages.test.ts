@@ -8,6 +8,7 @@ import { VIEWS_DIR } from '../../server/core/root-dir.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
 import { refusedPageFor } from '../../server/public/pages/refused-page.js';
+import { translatorFor } from '../../server/http/i18n.js';
 import { writeVideo } from '../support/media-fixtures.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
@@ -121,7 +122,7 @@ describe('refused files in a browser', function () {
       small.get('/api/download-album', () => {
         throw forbidden('Downloads are turned off for this link');
       });
-      small.use(errorHandler({ log: quietLogger, refusedPage: refusedPageFor(fx.gallery.index) }));
+      small.use(errorHandler({ log: quietLogger, refusedPage: refusedPageFor(fx.gallery.index, () => translatorFor('en')) }));
       return request(small);
     }
 
@@ -131,7 +132,9 @@ describe('refused files in a browser', function () {
         .set('Accept', BROWSER_NAVIGATION)
         .expect(403);
       expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
-      expect(res.text).to.include('Downloads are turned off for this link').and.include(`<a class="button" href="/photos/${LOCKED}">Back to “Our wedding”</a>`);
+      expect(res.text)
+        .to.include('This share link does not allow downloads: ask the person who sent it for the original.')
+        .and.include(`<a class="button" href="/photos/${LOCKED}">Back to “Our wedding”</a>`);
     });
 
     it('should keep the JSON error for API clients', async () => {

@@ -83,9 +83,17 @@ describe('site.json (server/core/site-settings.ts)', () => {
         subtitle: DEFAULT_SITE_SETTINGS.subtitle,
         accent: DEFAULT_SITE_SETTINGS.accent,
         publicUrl: 'https://a.example',
+        language: 'en',
       });
       expect(ignored).to.deep.equal(['subtitle must be a string', 'accent must be a hex colour such as "#e8b86b"']);
     });
+    it("should take a language the gallery has, and fall back to English for any other", () => {
+      expect(siteSettingsOf(parseSiteFile(JSON.stringify({ language: 'ar' }))).settings.language).to.equal('ar');
+      const { settings, ignored } = siteSettingsOf(parseSiteFile(JSON.stringify({ language: 'klingon' })));
+      expect(settings.language).to.equal('en');
+      expect(ignored).to.deep.equal(['language must be one of en, de, fr, es, it, pt, nl, pl, sv, tr, ar']);
+    });
+
     it('should never let markup through a hand-edited accent', () => {
       const { settings } = siteSettingsOf({ accent: '#fff"><script>' });
       expect(settings.accent).to.equal(DEFAULT_SITE_SETTINGS.accent);

@@ -16,14 +16,18 @@ function initAlbum(list) {
   // Other modules are loaded by their versioned URLs: /assets is cached for a year, and a
   // plain relative import would keep an old copy after a deploy.
   const assets = JSON.parse(list.dataset.assets ?? '{}');
+  // The words of the scripts, in the page's language (views/assets/strings.js): handed to each module.
+  /** @type {Promise<typeof import('./strings.js')>} */
+  const strings = import(assets.strings);
   applyAspectRatios(list);
-  const prepareTiles = tilePreparer(assets);
+  const prepareTiles = tilePreparer(assets, strings);
   prepareTiles(list.querySelectorAll('.media__item'));
 
   const items = import(assets.albumItems).then(({ AlbumItems }) => new AlbumItems(list));
   /** @type {Promise<import('./infinite-scroll.js').AlbumPages>} */
-  const pages = Promise.all([items, import(assets.infiniteScroll)]).then(([albumItems, { initInfiniteScroll }]) =>
+  const pages = Promise.all([items, import(assets.infiniteScroll), strings]).then(([albumItems, { initInfiniteScroll }, { t }]) =>
     initInfiniteScroll(list, {
+      t,
       onAdded(tiles) {
         applyAspectRatios(list, tiles);
         prepareTiles(tiles);
@@ -35,9 +39,11 @@ function initAlbum(list) {
   // The lightbox (PhotoSwipe and the overlays) loads on first use, or at once for a deep link.
   let lightbox;
   const lightboxReady = () =>
-    (lightbox ??= Promise.all([items, import(assets.lightbox)]).then(([albumItems, { createLightbox }]) =>
+    (lightbox ??= Promise.all([items, import(assets.lightbox), strings]).then(([albumItems, { createLightbox }, { t, locale }]) =>
       createLightbox({
         list,
+        t,
+        locale: locale(),
         items: albumItems,
         assets,
         // Closing returns to the last photo seen, whose page may not be loaded yet.
@@ -85,6 +91,7 @@ function initAlbum(list) {
 /** What the lightbox imports (views/assets/lightbox.js), by their keys in #media's data-assets. */
 const LIGHTBOX_MODULES = [
   'lightbox',
+  'strings',
   'pswpLightbox',
   'pswp',
   'overlays',
@@ -101,15 +108,16 @@ const LIGHTBOX_MODULES = [
  * a function for the page's tiles and those infinite scroll adds. The thumbnails are
  * watched even when the ThumbHash decoder fails to load.
  * @param {Record<string, string>} assets
+ * @param {Promise<typeof import('./strings.js')>} strings
  * @returns {(tiles: Iterable<HTMLElement>) => void}
  */
-function tilePreparer(assets) {
-  const images = import(assets.tileImages);
+function tilePreparer(assets, strings) {
+  const images = Promise.all([import(assets.tileImages), strings]);
   const placeholders = Promise.all([import(assets.tilePlaceholders), import(assets.thumbhash)]);
   return (tiles) => {
     const batch = [...tiles];
     void placeholders.then(([{ paintPlaceholders }, thumbhash]) => paintPlaceholders(batch, thumbhash)).catch(() => undefined);
-    void images.then(({ watchTileImages }) => watchTileImages(batch));
+    void images.then(([{ watchTileImages }, { t }]) => watchTileImages(batch, t));
   };
 }
 

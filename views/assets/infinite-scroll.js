@@ -21,10 +21,11 @@ function linkHref(root, selector) {
 
 /**
  * @param {HTMLElement} list the #media list
- * @param {{ onAdded: (tiles: HTMLElement[]) => void }} hooks
+ * @param {{ onAdded: (tiles: HTMLElement[]) => void, t: import('./strings.js').Translate }} hooks
+ *   `t`: the page's words (views/assets/strings.js)
  * @returns {AlbumPages}
  */
-export function initInfiniteScroll(list, { onAdded }) {
+export function initInfiniteScroll(list, { onAdded, t }) {
   const tileLink = (index) => /** @type {HTMLAnchorElement | null} */ (list.querySelector(`a.media__link[data-index="${index}"]`)) ?? undefined;
   const nav = /** @type {HTMLElement | null | undefined} */ (list.parentElement?.querySelector('.pagination'));
   let nextUrl = linkHref(nav, 'a[rel=next]');
@@ -43,11 +44,12 @@ export function initInfiniteScroll(list, { onAdded }) {
   const more = document.createElement('button');
   more.type = 'button';
   more.className = 'button button--ghost button--small';
-  more.textContent = 'Show more';
+  more.textContent = t('tiles.showMore');
   if (nextLink) nextLink.replaceWith(more);
   where?.setAttribute('role', 'status');
+  if (where instanceof HTMLElement) where.dataset.loadingText = t('tiles.loading');
   const showCount = () => {
-    if (where) where.textContent = `Showing ${firstIndex() + 1}–${firstIndex() + list.children.length} of ${total}`;
+    if (where) where.textContent = t('tiles.showing', { first: firstIndex() + 1, last: firstIndex() + list.children.length, total });
   };
   showCount();
 
@@ -103,8 +105,8 @@ export function initInfiniteScroll(list, { onAdded }) {
     }
     if (failed) {
       // No automatic retry (it would hammer a failing server while the end is in view).
-      if (where) where.textContent = 'Could not load more photos.';
-      more.textContent = 'Try again';
+      if (where) where.textContent = t('tiles.loadFailed');
+      more.textContent = t('tiles.tryAgain');
       return false;
     }
     if (!nextUrl) {
@@ -112,7 +114,7 @@ export function initInfiniteScroll(list, { onAdded }) {
       more.remove();
       return true;
     }
-    more.textContent = 'Show more';
+    more.textContent = t('tiles.showMore');
     // Observers report changes only: when the end is still in view, look again.
     observer?.unobserve(nav);
     observer?.observe(nav);

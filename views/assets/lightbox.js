@@ -16,8 +16,10 @@ const FALLBACK = { image: [1600, 1200], video: [1280, 720] };
  * @param {Record<string, string>} deps.assets versioned module URLs
  * @param {(index: number) => Promise<HTMLAnchorElement | undefined>} [deps.ensureTile] the tile
  *   of a photo, its page of the album loaded first when needed (infinite-scroll.js)
+ * @param {import('./strings.js').Translate} deps.t the page's words (views/assets/strings.js)
+ * @param {string} [deps.locale] the page's locale, for dates
  */
-export async function createLightbox({ list, items, assets, ensureTile = async (index) => tileLink(list, index) }) {
+export async function createLightbox({ list, items: albumItems, assets, t, locale, ensureTile = async (index) => tileLink(list, index) }) {
   const [
     { default: PhotoSwipeLightbox },
     { createOverlays, trapTab },
@@ -42,6 +44,11 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     /** @type {Promise<typeof import('./tile-images.js')>} */ (import(assets.tileImages)),
   ]);
   const cropped = list.dataset.style === 'grid';
+  // Right to left (Arabic): the next photo is to the left, so the arrows, the keys and the
+  // swipes go the other way. PhotoSwipe lays slides out left to right by index: the viewer
+  // numbers its slides in that order (`items` below), the album's order reversed.
+  const rtl = document.documentElement.dir === 'rtl';
+  const items = slidesOf(albumItems, rtl);
 
   const lightbox = new PhotoSwipeLightbox({
     pswpModule: () => /** @type {Promise<typeof import('photoswipe')>} */ (import(assets.pswp)),
@@ -52,11 +59,12 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     showHideAnimationType: 'zoom',
     imageClickAction: 'zoom-or-close',
     tapAction: 'toggle-controls',
-    closeTitle: 'Close (Esc)',
-    zoomTitle: 'Zoom (z)',
-    arrowPrevTitle: 'Previous (←)',
-    arrowNextTitle: 'Next (→)',
-    errorMsg: 'This file could not be loaded.',
+    closeTitle: t('viewer.close'),
+    zoomTitle: t('viewer.zoom'),
+    // The arrow on the left goes to the slide on the left: the next photo, right to left.
+    arrowPrevTitle: t(rtl ? 'viewer.next' : 'viewer.previous'),
+    arrowNextTitle: t(rtl ? 'viewer.previous' : 'viewer.next'),
+    errorMsg: t('viewer.loadFailed'),
     // Focus goes back to the tile of the last photo seen, not to the one that opened it (below).
     returnFocus: false,
   });
@@ -65,10 +73,12 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
 
   // The slideshow: its own module (button, `s`, interval, wake lock, fullscreen). Made before
   // the overlays, so that its key listener sees every key first (any key pauses it).
-  createSlideshow({ lightbox, items, currentVideo: () => videoIn(pswp()?.currSlide?.content?.element) });
+  createSlideshow({ lightbox, items, t, currentVideo: () => videoIn(pswp()?.currSlide?.content?.element) });
 
   const overlays = createOverlays({
     format,
+    t,
+    locale,
     isLightboxOpen: () => Boolean(pswp()),
     currentItem: current,
     onExifToggle: (open) => pswp()?.element?.querySelector('.pswp__button--info-button')?.setAttribute('aria-pressed', String(open)),
@@ -90,18 +100,18 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     const url = img instanceof HTMLImageElement ? img.currentSrc || img.src : '';
     const index = content.index;
     if (!url || (remade.get(index) ?? 0) >= 2) return message;
-    message.textContent = 'Loading…';
+    message.textContent = t('viewer.loading');
     void fetchWhenAvailable(url, {
       maxAttempts: SLIDE_ATTEMPTS,
       onBusy: () => {
-        message.textContent = 'The server is busy: trying again…';
+        message.textContent = t('viewer.busy');
       },
     }).then((outcome) => {
       const open = pswp();
       if (outcome === 'available' && open && !open.isDestroying) {
         remade.set(index, (remade.get(index) ?? 0) + 1);
         open.refreshSlideContent(index);
-      } else message.textContent = open?.options.errorMsg ?? 'This file could not be loaded.';
+      } else message.textContent = open?.options.errorMsg ?? t('viewer.loadFailed');
     });
     return message;
   });
@@ -120,13 +130,16 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
         },
         () => {},
       );
-      return { html: '<div class="pswp__loading-slide">Loading…</div>' };
+      const loading = document.createElement('div');
+      loading.className = 'pswp__loading-slide';
+      loading.textContent = t('viewer.loading');
+      return { html: loading.outerHTML };
     }
     const [fw, fh] = FALLBACK[item.kind] ?? FALLBACK.image;
     const width = item.width ?? fw;
     const height = item.height ?? (item.width ? Math.round((fw * item.height) / item.width) : fh);
     // The tile, for the zoom animation from and back to it (absent for items off the page).
-    const element = tileLink(list, index);
+    const element = tileLink(list, items.toAlbum(index));
     const base = {
       name: item.name,
       alt: item.alt,
@@ -168,10 +181,10 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
   }
 
   // --- Videos: a slide type of their own (video-slides.js).
-  addVideoSlides(lightbox);
+  addVideoSlides(lightbox, t);
 
   // --- The top bar, its caption and the original on demand (viewer-toolbar.js).
-  const toolbar = createViewerToolbar({ lightbox, items, list, overlays, format });
+  const toolbar = createViewerToolbar({ lightbox, items, list, overlays, format, t, locale });
 
   // --- Following the slide: history entry, neighbours' data, buttons, details, the
   // neighbours taken out of the focus order, the video played.
@@ -186,6 +199,8 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
     toolbar.update();
     overlays.follow(item);
     setNeighboursInert(p);
+    // PhotoSwipe's counter says the slide's number, written after this listener: the photo's place in the album it must be.
+    if (rtl) queueMicrotask(() => showPlace(p));
     const video = videoIn(p.currSlide?.content?.element);
     if (video) autoplay(video);
     loadTileSoon(p.currIndex);
@@ -221,12 +236,14 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
   /** The tile of a photo the visitor rests on is loaded ahead, so closing can zoom back to it. */
   function loadTileSoon(index) {
     clearTimeout(tileTimer);
-    if (!tileLink(list, index)) tileTimer = setTimeout(() => void ensureTile(index), TILE_AHEAD_MS);
+    const at = items.toAlbum(index);
+    if (!tileLink(list, at)) tileTimer = setTimeout(() => void ensureTile(at), TILE_AHEAD_MS);
   }
-  lightbox.addFilter('thumbEl', (thumb, _data, index) => (thumb?.isConnected ? thumb : tileLink(list, index)?.querySelector('img')));
-  /** @param {number} index */
-  function returnToTile(index) {
+  lightbox.addFilter('thumbEl', (thumb, _data, index) => (thumb?.isConnected ? thumb : tileLink(list, items.toAlbum(index))?.querySelector('img')));
+  /** @param {number} slide */
+  function returnToTile(slide) {
     clearTimeout(tileTimer);
+    const index = items.toAlbum(slide);
     // Scrolled now, before PhotoSwipe measures the tile for its closing zoom.
     const link = tileLink(list, index);
     if (link) revealTile(link);
@@ -240,13 +257,15 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
   }
 
   // --- Live Photos: their own module (the LIVE button, the motion over the still).
-  createLivePhotos({ lightbox, items });
+  createLivePhotos({ lightbox, items, t });
 
   lightbox.init();
 
+  /** Opens the photo at `index` in the album's order (a tile's data-index). */
   function open(index) {
-    if (pswp()) pswp().goTo(index);
-    else lightbox.loadAndOpen(index);
+    const slide = items.toSlide(index);
+    if (pswp()) pswp().goTo(slide);
+    else lightbox.loadAndOpen(slide);
   }
 
   return {
@@ -257,11 +276,52 @@ export async function createLightbox({ list, items, assets, ensureTile = async (
       const name = new URLSearchParams(window.location.hash.slice(1)).get('photo');
       if (!name) return;
       if (current()?.name === name) return;
-      const index = await items.indexOfName(name);
+      const index = await albumItems.indexOfName(name);
       if (index >= 0) open(index);
       else viewerHistory.drop();
     },
   };
+}
+
+/**
+ * @typedef {object} Slides the album's items as the viewer lays them out, by slide index
+ * @property {number} total
+ * @property {(slide: number) => any} get
+ * @property {(slide: number) => Promise<any>} ensure
+ * @property {(slide: number) => number} toAlbum the item's index in the album (a tile's data-index)
+ * @property {(index: number) => number} toSlide
+ * @property {1 | -1} step from a slide to the one of the album's next item
+ */
+
+/**
+ * The viewer's slides: the album's items in the order they lie on screen, left to right. In a
+ * left-to-right page that is the album's order; right to left, its reverse, so the next photo
+ * comes from the left, by the left arrow, the ← key and a swipe to the right.
+ * @param {import('./album-items.js').AlbumItems} items
+ * @param {boolean} rtl
+ * @returns {Slides}
+ */
+export function slidesOf(items, rtl) {
+  const mirror = (i) => (rtl ? items.total - 1 - i : i);
+  return {
+    get total() {
+      return items.total;
+    },
+    get: (slide) => items.get(mirror(slide)),
+    ensure: (slide) => items.ensure(mirror(slide)),
+    toAlbum: mirror,
+    toSlide: mirror,
+    step: rtl ? -1 : 1,
+  };
+}
+
+/**
+ * PhotoSwipe's counter, right to left: the photo's place in the album ("3 / 48"), not its slide's.
+ * @param {import('photoswipe').default} pswp
+ */
+function showPlace(pswp) {
+  const counter = pswp.element?.querySelector('.pswp__counter');
+  if (counter) counter.textContent = `${pswp.getNumItems() - pswp.currIndex}${pswp.options.indexIndicatorSep}${pswp.getNumItems()}`;
 }
 
 /** How long the viewer rests on a photo before its tile's page is loaded behind it. */

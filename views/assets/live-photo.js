@@ -39,9 +39,10 @@ const LIVE_ICON =
 /**
  * @param {object} deps
  * @param {import('photoswipe/lightbox').default} deps.lightbox before `init()`
- * @param {import('./album-items.js').AlbumItems} deps.items
+ * @param {import('./lightbox.js').Slides} deps.items the viewer's slides
+ * @param {import('./strings.js').Translate} deps.t the page's words
  */
-export function createLivePhotos({ lightbox, items }) {
+export function createLivePhotos({ lightbox, items, t }) {
   const pswp = () => lightbox.pswp;
   /** @returns {Motion | null} */
   const motionOf = (index) => items.get(index)?.motion ?? null;
@@ -221,9 +222,11 @@ export function createLivePhotos({ lightbox, items }) {
       name: 'live-button',
       order: 7,
       isButton: true,
-      title: 'Live Photo: hover or press and hold to play',
-      html: `<span class="pswp__live-label">${LIVE_ICON}LIVE</span>`,
+      title: t('viewer.live'),
+      html: `<span class="pswp__live-label">${LIVE_ICON}</span>`,
       onInit: (el) => {
+        // The badge's word as text, never markup.
+        el.querySelector('.pswp__live-label')?.append(t('viewer.liveBadge'));
         el.hidden = true;
         // From the keyboard: Enter or Space plays it once through.
         el.addEventListener('click', () => play());

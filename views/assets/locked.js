@@ -1,5 +1,5 @@
-// The password form's script (views/locked.ejs). Without it the form still works: the
-// message is in the page and a reload shows the time left.
+// The password form's script (views/locked.ejs), and the share link's lockout page's. Without
+// it the form still works: the message is in the page and a reload shows the time left.
 
 // The message of ?error= is on the page now: a reload or a bookmark must not show it again.
 const address = new URL(window.location.href);
@@ -9,29 +9,48 @@ if (address.searchParams.has('error')) {
 }
 
 const lockout = document.querySelector('.lockout[data-lockout-seconds]');
-if (lockout instanceof HTMLElement) void countDown(lockout);
-showEndLocally();
+if (lockout instanceof HTMLElement) void start(lockout);
 
-/** The time the lockout ends, as this browser's clock reads it (the server wrote its own, with its zone). */
-function showEndLocally() {
+/**
+ * The lockout's modules come by their versioned URLs (/assets is cached for a year): the
+ * countdown's rule, on the element, and the page's words (views/assets/strings.js), on the
+ * page's strings (views/partials/foot.ejs).
+ * @param {HTMLElement} lockout
+ */
+async function start(lockout) {
+  const [{ formatWait }, strings] = await Promise.all([
+    /** @type {Promise<typeof import('./wait-format.js')>} */ (import(lockout.dataset.waitFormat ?? '/assets/wait-format.js')),
+    /** @type {Promise<typeof import('./strings.js')>} */ (import(document.getElementById('strings')?.dataset.module ?? '/assets/strings.js')),
+  ]);
+  showEndLocally(strings.locale());
+  countDown(lockout, (seconds) => formatWait(seconds, strings.t), strings.t);
+}
+
+/**
+ * The time the lockout ends, as this browser's clock reads it (the server wrote its own, with
+ * its zone), written as the page's language writes times.
+ * @param {string} locale
+ */
+function showEndLocally(locale) {
   const end = document.querySelector('.lockout__end');
   if (!(end instanceof HTMLTimeElement)) return;
   const at = new Date(end.dateTime);
-  if (!Number.isNaN(at.getTime())) end.textContent = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (!Number.isNaN(at.getTime())) end.textContent = at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
 }
 
 /**
  * Counts the lockout down to zero, then enables the form. The end is fixed once, from the
  * seconds the server gave, so a tab the browser throttled in the background still ends on time.
  * @param {HTMLElement} lockout
+ * @param {(seconds: number) => string} formatWait
+ * @param {import('./strings.js').Translate} t
  */
-async function countDown(lockout) {
-  const { formatWait } = await import(lockout.dataset.waitFormat ?? '/assets/wait-format.js');
+function countDown(lockout, formatWait, t) {
   const end = performance.now() + Number(lockout.dataset.lockoutSeconds) * 1000;
   const time = lockout.querySelector('time');
   const tick = () => {
     const left = Math.ceil((end - performance.now()) / 1000);
-    if (left <= 0) return unlockForm(lockout);
+    if (left <= 0) return unlockForm(lockout, t);
     time.textContent = formatWait(left);
     time.dateTime = `PT${Math.floor(left / 60)}M${left % 60}S`;
     // On the next whole second of the time left.
@@ -40,10 +59,13 @@ async function countDown(lockout) {
   tick();
 }
 
-/** @param {HTMLElement} lockout */
-function unlockForm(lockout) {
+/**
+ * @param {HTMLElement} lockout
+ * @param {import('./strings.js').Translate} t
+ */
+function unlockForm(lockout, t) {
   // Said inside the alert: screen readers announce it, as they did not each second before.
-  lockout.textContent = 'You can try again now.';
+  lockout.textContent = t('locked.tryAgainNow');
   const fields = document.querySelector('.unlock__fields');
   if (fields instanceof HTMLFieldSetElement) fields.disabled = false;
   const password = document.getElementById('password');

@@ -4,15 +4,20 @@
 // The help is a modal dialog: focus moves into it and stays there (Tab goes round its
 // buttons), the keys do nothing behind it, and closing it puts focus back where it was.
 
-/** @type {[string[], string][]} */
+/**
+ * The keys and what they do (keys of the page's words, views/assets/strings.js). The arrows are
+ * shown as the page reads: next is → left to right, ← right to left, where the viewer's arrows
+ * and swipes are mirrored (lightbox.js).
+ * @type {[string[], string][]}
+ */
 const KEYS = [
-  [['←', '→'], 'Previous / next photo'],
-  [['i'], 'Show or hide the photo details'],
-  [['z'], 'Zoom in or out'],
-  [['s'], 'Start or pause the slideshow'],
-  [['?'], 'Show or hide this help'],
-  [['Esc'], 'Close the help, then the details, then the photo'],
-  [['Tab'], 'Move between the buttons'],
+  [['←', '→'], 'help.move'],
+  [['i'], 'help.details'],
+  [['z'], 'help.zoom'],
+  [['s'], 'help.slideshow'],
+  [['?'], 'help.help'],
+  [['help.escKey'], 'help.escape'],
+  [['help.tabKey'], 'help.tab'],
 ];
 
 /**
@@ -21,10 +26,12 @@ const KEYS = [
  * @param {() => boolean} deps.isLightboxOpen
  * @param {() => object | undefined} deps.currentItem the item on screen in the lightbox
  * @param {(open: boolean) => void} [deps.onExifToggle] keeps the lightbox's button in step
+ * @param {import('./strings.js').Translate} deps.t the page's words
+ * @param {string} [deps.locale] the page's locale, for dates
  */
-export function createOverlays({ format, isLightboxOpen, currentItem, onExifToggle = () => {} }) {
-  const help = buildHelp();
-  const exif = buildExifPanel();
+export function createOverlays({ format, isLightboxOpen, currentItem, onExifToggle = () => {}, t, locale }) {
+  const help = buildHelp(t);
+  const exif = buildExifPanel(t);
   document.body.append(help.root, exif.root);
   /** path → Promise of rows, so going back and forth does not fetch again. */
   const details = new Map();
@@ -71,8 +78,8 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
       const url = `/api/${video ? 'video-info' : 'exif'}?path=${encodeURIComponent(item.path)}`;
       rows = fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
         .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`${url}: ${res.status}`))))
-        .then((data) => (video ? format.videoRows(data) : format.photoRows(data)))
-        .then((found) => (item.motion ? [['Kind', 'Live Photo'], ...found] : found));
+        .then((data) => (video ? format.videoRows(data, t, locale) : format.photoRows(data, t, locale)))
+        .then((found) => (item.motion ? [[t('details.kind'), t('details.livePhoto')], ...found] : found));
       rows.catch(() => details.delete(item.path));
       details.set(item.path, rows);
     }
@@ -83,15 +90,15 @@ export function createOverlays({ format, isLightboxOpen, currentItem, onExifTogg
     if (!item || exif.root.hidden) return;
     shownPath = item.path;
     exif.title.textContent = item.name;
-    exif.fill([], 'Loading…');
+    exif.fill([], t('details.loading'));
     try {
       const rows = await detailsOf(item);
       if (shownPath !== item.path) return; // the visitor has moved on
-      exif.fill(rows, rows.length ? '' : 'This file carries no camera details.');
+      exif.fill(rows, rows.length ? '' : t('details.none'));
     } catch {
       if (shownPath !== item.path) return;
-      const size = format.pixelSize(item.width, item.height);
-      exif.fill(size ? [['Size', size]] : [], 'Details are not available right now.');
+      const size = format.pixelSize(item.width, item.height, locale);
+      exif.fill(size ? [[t('details.size'), size]] : [], t('details.unavailable'));
     }
   }
 
@@ -160,21 +167,23 @@ function closeButton(label) {
   return button;
 }
 
-function buildHelp() {
-  const close = closeButton('Close help');
+/** @param {import('./strings.js').Translate} t */
+function buildHelp(t) {
+  const close = closeButton(t('help.close'));
+  const rtl = document.documentElement.dir === 'rtl';
   const rows = KEYS.flatMap(([keys, what]) => [
     el(
       'dt',
       {},
-      keys.map((k) => el('kbd', { text: k })),
+      (rtl && keys.length === 2 ? [...keys].reverse() : keys).map((k) => el('kbd', { text: k.startsWith('help.') ? t(k) : k })),
     ),
-    el('dd', { text: what }),
+    el('dd', { text: t(what) }),
   ]);
   const box = el('div', { class: 'help-overlay__box' }, [
     close,
-    el('h2', { id: 'help-title', text: 'Keyboard shortcuts' }),
+    el('h2', { id: 'help-title', text: t('help.title') }),
     el('dl', {}, rows),
-    el('p', { text: 'On a touch screen: swipe to move between photos, pinch or double-tap to zoom, swipe down to close.' }),
+    el('p', { text: t('help.touch') }),
   ]);
   // A <dialog> shown with showModal(); role and aria-modal are said outright for assistive
   // technology that does not infer them from the element.
@@ -184,8 +193,9 @@ function buildHelp() {
   return { root, close };
 }
 
-function buildExifPanel() {
-  const close = closeButton('Close details');
+/** @param {import('./strings.js').Translate} t */
+function buildExifPanel(t) {
+  const close = closeButton(t('details.close'));
   const title = el('h2', { id: 'exif-title' });
   const list = el('dl');
   const note = el('p');

@@ -9,6 +9,10 @@ for (const link of document.querySelectorAll('.card--locked > a[href]')) {
 }
 if (padlocks.size > 0) void showUnlocked();
 
+/** The page's words (views/assets/strings.js), by the versioned URL the page gives (/assets is cached for a year). */
+const strings = () =>
+  /** @type {Promise<typeof import('./strings.js')>} */ (import(document.getElementById('strings')?.dataset.module ?? '/assets/strings.js'));
+
 /**
  * @typedef {{ src: string, srcset: string, webpSrcset: string, sizes: string }} CoverView
  * @typedef {{ path: string, url: string, subtitle: string, cover: CoverView | null }} UnlockedAlbum
@@ -24,17 +28,19 @@ async function showUnlocked() {
   } catch {
     return; // the padlocks stay: the albums still open from their pages
   }
+  const { t } = await strings();
   for (const album of answer.albums ?? []) {
     const link = padlocks.get(album.url);
-    if (link) markUnlocked(link, album);
+    if (link) markUnlocked(link, album, t('photos.unlocked'));
   }
 }
 
 /**
  * @param {HTMLAnchorElement} link
  * @param {UnlockedAlbum} album
+ * @param {string} word "Unlocked", in the page's language
  */
-function markUnlocked(link, album) {
+function markUnlocked(link, album, word) {
   const card = link.closest('.card');
   const cover = link.querySelector('.card__cover');
   if (!card || !cover) return;
@@ -43,7 +49,7 @@ function markUnlocked(link, album) {
   const lockedMeta = meta?.textContent ?? '';
   card.classList.replace('card--locked', 'card--unlocked');
   if (meta) meta.textContent = album.subtitle;
-  const shown = [unlockedMark()];
+  const shown = [unlockedMark(word)];
   if (album.cover) {
     const picture = coverPicture(album.cover);
     // Access lapsed in between (or the thumbnail failed): back to the padlock, never a broken image.
@@ -78,7 +84,8 @@ function coverPicture(view) {
 }
 
 /** The "unlocked" mark: an open padlock (its shackle lifted off the left) and the word, so it does not rely on the icon alone. */
-function unlockedMark() {
+/** @param {string} word */
+function unlockedMark(word) {
   const mark = document.createElement('span');
   mark.className = 'card__mark';
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -90,6 +97,6 @@ function unlockedMark() {
   path.setAttribute('fill', 'currentColor');
   path.setAttribute('d', 'M12 1a5 5 0 0 0-5 5h2a3 3 0 0 1 6 0v5H6a2 2 0 0 0-2 2v7a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-7a2 2 0 0 0-2-2h-1V6a5 5 0 0 0-5-5Z');
   svg.append(path);
-  mark.append(svg, 'Unlocked');
+  mark.append(svg, word);
   return mark;
 }

@@ -31,10 +31,11 @@ const PAUSING_TAP_MS = 800;
 /**
  * @param {object} deps
  * @param {import('photoswipe/lightbox').default} deps.lightbox before `init()`
- * @param {import('./album-items.js').AlbumItems} deps.items
+ * @param {import('./lightbox.js').Slides} deps.items the viewer's slides (their order on screen; `step` goes to the album's next)
  * @param {() => HTMLVideoElement | null} deps.currentVideo the video of the current slide, if any
+ * @param {import('./strings.js').Translate} deps.t the page's words
  */
-export function createSlideshow({ lightbox, items, currentVideo }) {
+export function createSlideshow({ lightbox, items, currentVideo, t }) {
   const pswp = () => lightbox.pswp;
   /** @type {'off' | 'playing' | 'paused' | 'ended'} */
   let state = 'off';
@@ -57,13 +58,13 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
   function play() {
     const p = pswp();
     if (!p) return;
-    const restart = state === 'ended' || p.currIndex >= items.total - 1;
+    const restart = state === 'ended' || items.toAlbum(p.currIndex) >= items.total - 1;
     state = 'playing';
     enterFullscreen();
     void keepAwake();
     render();
     if (restart && items.total > 1)
-      p.goTo(0); // its change schedules the next step
+      p.goTo(items.toSlide(0)); // its change schedules the next step
     else schedule();
   }
 
@@ -131,8 +132,9 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
   async function advanceNow() {
     const p = pswp();
     if (!p || state !== 'playing') return;
-    const next = p.currIndex + 1;
-    if (next >= items.total) {
+    // The album's next photo: to the right, or to the left right to left.
+    const next = p.currIndex + items.step;
+    if (next < 0 || next >= items.total) {
       pause('ended');
       return;
     }
@@ -275,7 +277,7 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
       name: 'slideshow-button',
       order: 10,
       isButton: true,
-      title: 'Slideshow (s)',
+      title: t('slideshow.button'),
       html: svg(PLAY),
       onInit: (el) => {
         ui.button = el;
@@ -295,24 +297,24 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
   function buildBar(bar) {
     bar.hidden = true;
     bar.setAttribute('role', 'group');
-    bar.setAttribute('aria-label', 'Slideshow');
+    bar.setAttribute('aria-label', t('slideshow.bar'));
     const toggleButton = button('pswp__slideshow-toggle', '', () => toggle());
     const status = document.createElement('span');
     status.className = 'pswp__slideshow-status';
     status.setAttribute('aria-live', 'polite');
     const choices = INTERVALS.map((ms) => {
-      const choice = button('pswp__slideshow-interval', `${ms / 1000} s`, () => chooseInterval(ms));
-      choice.title = `${ms / 1000} seconds per photo`;
+      const choice = button('pswp__slideshow-interval', t('slideshow.seconds', { seconds: ms / 1000 }), () => chooseInterval(ms));
+      choice.title = t('slideshow.secondsPerPhoto', { count: ms / 1000 });
       return choice;
     });
     const group = document.createElement('span');
     group.className = 'pswp__slideshow-intervals';
     group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'Seconds per photo');
+    group.setAttribute('aria-label', t('slideshow.interval'));
     group.append(...choices);
     const close = button('pswp__slideshow-stop', '×', () => stop());
-    close.setAttribute('aria-label', 'Stop the slideshow');
-    close.title = 'Stop the slideshow';
+    close.setAttribute('aria-label', t('slideshow.stop'));
+    close.title = t('slideshow.stop');
     bar.append(toggleButton, status, group, close);
     Object.assign(ui, { bar, toggle: toggleButton, status, choices });
   }
@@ -333,7 +335,7 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
     if (ui.button) {
       ui.button.setAttribute('aria-pressed', String(playing));
       ui.button.innerHTML = svg(playing ? PAUSE : PLAY);
-      const title = playing ? 'Pause the slideshow (s)' : 'Slideshow (s)';
+      const title = t(playing ? 'slideshow.pauseButton' : 'slideshow.button');
       ui.button.title = title;
       ui.button.setAttribute('aria-label', title);
     }
@@ -341,9 +343,9 @@ export function createSlideshow({ lightbox, items, currentVideo }) {
     if (!ui.bar) return;
     ui.bar.hidden = state === 'off';
     ui.toggle.innerHTML = svg(playing ? PAUSE : PLAY);
-    ui.toggle.setAttribute('aria-label', playing ? 'Pause the slideshow' : state === 'ended' ? 'Play the slideshow again' : 'Resume the slideshow');
+    ui.toggle.setAttribute('aria-label', t(playing ? 'slideshow.pause' : state === 'ended' ? 'slideshow.again' : 'slideshow.resume'));
     ui.toggle.title = ui.toggle.getAttribute('aria-label');
-    ui.status.textContent = playing ? 'Slideshow' : state === 'ended' ? 'End of the album' : 'Paused';
+    ui.status.textContent = t(playing ? 'slideshow.playing' : state === 'ended' ? 'slideshow.ended' : 'slideshow.paused');
     for (const [i, choice] of ui.choices.entries()) choice.setAttribute('aria-pressed', String(INTERVALS[i] === interval));
   }
 }

@@ -42,7 +42,8 @@
       if (!button) return;
       const next = now === 'light' ? 'dark' : 'light';
       button.dataset.current = now;
-      button.title = `Switch to the ${next} theme`;
+      // The words in the page's language, rendered on the button (views/partials/head.ejs).
+      button.title = (next === 'light' ? button.dataset.toLight : button.dataset.toDark) ?? '';
       if (label) label.textContent = button.title;
     };
     systemLight.addEventListener('change', show);

@@ -28,16 +28,17 @@ const recovering = new WeakSet();
 /**
  * @param {Iterable<HTMLElement>} tiles `.media__item` elements (the page's, or those infinite
  * scroll added)
+ * @param {import('./strings.js').Translate} t the page's words (views/assets/strings.js)
  */
-export function watchTileImages(tiles) {
+export function watchTileImages(tiles, t) {
   for (const tile of tiles) {
     const link = /** @type {HTMLElement | null} */ (tile.querySelector('.media__link'));
     const img = link?.querySelector('img');
     if (!link || !img) continue;
     img.addEventListener('load', () => shown(link));
-    img.addEventListener('error', () => void recover(link, img));
+    img.addEventListener('error', () => void recover(link, img, t));
     if (!img.complete) link.dataset.image = 'loading';
-    else if (img.naturalWidth === 0) void recover(link, img); // failed before this script ran
+    else if (img.naturalWidth === 0) void recover(link, img, t); // failed before this script ran
   }
 }
 
@@ -51,8 +52,9 @@ function shown(link) {
 /**
  * @param {HTMLElement} link
  * @param {HTMLImageElement} img
+ * @param {import('./strings.js').Translate} t
  */
-async function recover(link, img) {
+async function recover(link, img, t) {
   if (recovering.has(img) || link.dataset.image === 'unavailable') return;
   recovering.add(img);
   // Hidden while it is looked into: the placeholder shows, not the glyph.
@@ -71,7 +73,7 @@ async function recover(link, img) {
       img.setAttribute('src', img.getAttribute('src') ?? url);
       return;
     }
-    showUnavailable(link, img);
+    showUnavailable(link, img, t);
   } finally {
     recovering.delete(img);
   }
@@ -125,8 +127,9 @@ export function retryDelay(retryAfter, attempt) {
  * size (the tile's aspect ratio comes from its layout, not from the image).
  * @param {HTMLElement} link
  * @param {HTMLImageElement} img
+ * @param {import('./strings.js').Translate} t
  */
-function showUnavailable(link, img) {
+function showUnavailable(link, img, t) {
   link.dataset.image = 'unavailable';
   link.style.removeProperty('background-image');
   const note = document.createElement('span');
@@ -134,7 +137,7 @@ function showUnavailable(link, img) {
   note.innerHTML =
     '<svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28"><path fill="currentColor" d="M21 5v11.17l-2-2V5H9.83l-2-2H19a2 2 0 0 1 2 2ZM2.81 2.81 1.39 4.22 3 5.83V19a2 2 0 0 0 2 2h13.17l1.61 1.61 1.41-1.41L2.81 2.81ZM5 19V7.83l5.07 5.07L8 16h8.17l3 3H5Z"/></svg>';
   const text = document.createElement('span');
-  text.textContent = link.dataset.kind === 'video' ? 'Cannot show this video' : 'Cannot show this photo';
+  text.textContent = t(link.dataset.kind === 'video' ? 'tiles.videoUnavailable' : 'tiles.photoUnavailable');
   note.append(text);
   img.after(note);
 }

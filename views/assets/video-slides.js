@@ -9,8 +9,9 @@
  * Makes videos a slide type of `lightbox`. PhotoSwipe sizes and places the frame around the
  * video like an image.
  * @param {import('photoswipe/lightbox').default} lightbox before `init()`
+ * @param {import('./strings.js').Translate} t the page's words
  */
-export function addVideoSlides(lightbox) {
+export function addVideoSlides(lightbox, t) {
   const pswp = () => lightbox.pswp;
   lightbox.on('contentLoad', (event) => {
     const { content } = event;
@@ -19,7 +20,7 @@ export function addVideoSlides(lightbox) {
     if (content.element) return;
     // A custom content type may use any element (PhotoSwipe's types name only its own two).
     const data = /** @type {VideoSlide} */ (/** @type {unknown} */ (content.data));
-    const frame = createVideoFrame(data, () => pswp()?.currSlide?.content?.element === frame);
+    const frame = createVideoFrame(data, () => pswp()?.currSlide?.content?.element === frame, t);
     content.element = /** @type {HTMLDivElement} */ (frame);
     content.state = 'loaded';
     content.onLoaded();
@@ -72,8 +73,9 @@ const watchers = new WeakMap();
  * is), never a dead player. The notice offers a retry and asks by itself every few seconds.
  * @param {VideoSlide} data
  * @param {() => boolean} isCurrent whether the frame is on the current slide: it plays once it can
+ * @param {import('./strings.js').Translate} t
  */
-function createVideoFrame(data, isCurrent) {
+function createVideoFrame(data, isCurrent, t) {
   const frame = document.createElement('div');
   frame.className = 'pswp__video-frame';
   const video = document.createElement('video');
@@ -91,7 +93,7 @@ function createVideoFrame(data, isCurrent) {
   const retry = document.createElement('button');
   retry.type = 'button';
   retry.className = 'button pswp__video-retry';
-  retry.textContent = 'Retry';
+  retry.textContent = t('video.retry');
   notice.append(message, retry);
   frame.append(video, notice);
 
@@ -118,12 +120,7 @@ function createVideoFrame(data, isCurrent) {
     // Playing by now (the browser tried a source again meanwhile): nothing to explain.
     if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
     if (!frame.isConnected && state !== 'preparing') return;
-    message.textContent =
-      state === 'ready'
-        ? 'The video is ready.'
-        : state === 'preparing'
-          ? 'This video is being prepared for your browser'
-          : 'This video cannot be played in this browser.';
+    message.textContent = t(state === 'ready' ? 'video.ready' : state === 'preparing' ? 'video.preparing' : 'video.unplayable');
     notice.hidden = false;
     video.hidden = true;
     if (state === 'ready') load();

@@ -14,12 +14,14 @@ const icon = (path) => `<svg aria-hidden="true" class="pswp__icn" viewBox="0 0 2
 /**
  * @param {object} deps
  * @param {import('photoswipe/lightbox').default} deps.lightbox before `init()`
- * @param {import('./album-items.js').AlbumItems} deps.items
+ * @param {import('./lightbox.js').Slides} deps.items the viewer's slides
  * @param {HTMLElement} deps.list the #media list
  * @param {ReturnType<typeof import('./overlays.js').createOverlays>} deps.overlays
  * @param {typeof import('./exif-format.js')} deps.format
+ * @param {import('./strings.js').Translate} deps.t the page's words
+ * @param {string} [deps.locale] the page's locale, for the caption's date
  */
-export function createViewerToolbar({ lightbox, items, list, overlays, format }) {
+export function createViewerToolbar({ lightbox, items, list, overlays, format, t, locale }) {
   const pswp = () => lightbox.pswp;
   const current = () => (pswp() ? items.get(pswp().currIndex) : undefined);
   /** Width of the thumbnail shown here (the server's media catalogue puts it on #media): wider photos have their original offered. */
@@ -57,13 +59,13 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format })
   lightbox.on('uiRegister', () => {
     const { ui, element } = pswp();
     // PhotoSwipe's root is a dialog without a name: screen readers announce this one on opening.
-    element.setAttribute('aria-label', list.dataset.viewerName ?? 'Photo viewer');
+    element.setAttribute('aria-label', list.dataset.viewerName ?? t('viewer.name'));
     element.setAttribute('aria-modal', 'true');
     ui.registerElement({
       name: 'help-button',
       order: 8,
       isButton: true,
-      title: 'Keyboard shortcuts (?)',
+      title: t('viewer.help'),
       html: icon(ICONS.help),
       onClick: () => overlays.toggleHelp(),
     });
@@ -71,7 +73,7 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format })
       name: 'info-button',
       order: 9,
       isButton: true,
-      title: 'Details (i)',
+      title: t('viewer.details'),
       html: icon(ICONS.info),
       onInit: (el) => el.setAttribute('aria-pressed', 'false'),
       onClick: () => overlays.toggleExif(),
@@ -80,7 +82,7 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format })
       name: 'original-button',
       order: 11,
       isButton: true,
-      title: 'View at full resolution',
+      title: t('viewer.fullResolution'),
       html: icon(ICONS.original),
       onClick: () => showOriginal(pswp().currIndex),
     });
@@ -89,7 +91,7 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format })
       order: 12,
       isButton: true,
       tagName: 'a',
-      title: 'Download the original',
+      title: t('viewer.downloadOriginal'),
       html: icon(ICONS.download),
       onInit: (el) => el.setAttribute('download', ''),
     });
@@ -112,7 +114,7 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format })
     const caption = root.querySelector('.pswp__caption');
     // The owner's caption, then when it was taken in the visitor's format; the file name is in
     // the details panel.
-    if (caption) caption.textContent = [item?.caption, format.takenAt(item?.taken)].filter(Boolean).join(' · ');
+    if (caption) caption.textContent = [item?.caption, format.takenAt(item?.taken, locale)].filter(Boolean).join(' · ');
   }
 
   return {

@@ -2,6 +2,8 @@ import path from 'node:path';
 import express, { Router } from 'express';
 import { MEDIA_EXTENSIONS, WEB_IMAGE_EXTENSIONS } from '../../core/media-catalogue.js';
 import type { AdminContext } from '../admin-context.js';
+import { LANGUAGES } from '../../core/languages.js';
+import { translatorFor } from '../../http/i18n.js';
 
 /** GET / (the admin UI, a page that drives the JSON API) and its script and stylesheet. */
 export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
@@ -17,6 +19,10 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
   router.get('/assets/byte-size.js', (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(path.join(viewsDir, 'assets', 'byte-size.js'));
   });
+  // And how the scripts read their words, rendered into the page in the owner's language (views/assets/strings.js).
+  router.get('/assets/strings.js', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(path.join(viewsDir, 'assets', 'strings.js'));
+  });
 
   router.get('/', (_req, res) => {
     res.set('Cache-Control', 'no-store');
@@ -28,6 +34,10 @@ export function adminPageRoutes(ctx: AdminContext, viewsDir: string): Router {
       contentDir: ctx.config.contentDir,
       // The page's file pickers and upload routing take the server's list (views/assets/admin/media-types.js).
       mediaExtensions: { ...MEDIA_EXTENSIONS, web: WEB_IMAGE_EXTENSIONS },
+      // The languages a share link and the site may be shown in (server/core/languages.ts).
+      languages: LANGUAGES.map(({ code, name }) => ({ code, name })),
+      // The message that hands a link over, in every language: it is read by the person it is for (views/assets/admin/handover.js).
+      handovers: Object.fromEntries(LANGUAGES.map((l) => [l.code, { locale: l.locale, strings: translatorFor(l.code).part('handover') }])),
     });
   });
 

@@ -12,6 +12,7 @@ import {
   shareLinkRecord,
 } from '../../core/albums/share-links.js';
 import { badRequest, missingParameter, notFound } from '../../core/errors.js';
+import { isLanguageCode, LANGUAGE_CODES } from '../../core/languages.js';
 import { shareLinkPath } from '../../core/urls.js';
 import type { AdminContext } from '../admin-context.js';
 import { conflict } from '../album-files.js';
@@ -20,7 +21,7 @@ import { jsonObjectBody, queryParam } from '../request-body.js';
 
 /** Links one album may hold: a family's worth, and a bound on what each access check compares. */
 export const MAX_LINKS_PER_ALBUM = 100;
-const CREATE_FIELDS = new Set(['name', 'expires', 'downloads']);
+const CREATE_FIELDS = new Set(['name', 'expires', 'downloads', 'language']);
 
 /** A share link as the admin shows it: its album.json fields, its address and its use. */
 export interface ShareLinkView {
@@ -35,6 +36,8 @@ export interface ShareLinkView {
   readonly expired: boolean;
   /** When a rotation of the album's token revoked it (ISO 8601), or null while it works. */
   readonly revoked: string | null;
+  /** The language its pages are shown in, or null for the visitor's browser's. */
+  readonly language: string | null;
   readonly lastUsed: string | null;
   readonly visits: number;
 }
@@ -50,6 +53,7 @@ function viewOf(link: ShareLink, usage: LinkUsage | undefined, now: number): Sha
     path: shareLinkPath(link.id),
     expired: link.expiresAt !== undefined && now >= link.expiresAt,
     revoked: link.revoked ?? null,
+    language: link.language ?? null,
     lastUsed: usage?.lastUsed ?? null,
     visits: usage?.visits ?? 0,
   };
@@ -59,7 +63,7 @@ function viewOf(link: ShareLink, usage: LinkUsage | undefined, now: number): Sha
 function checkNewLink(body: Record<string, unknown>, now: number): ShareLink {
   const problems: string[] = [];
   for (const key of Object.keys(body)) if (!CREATE_FIELDS.has(key)) problems.push(`unknown field "${key}"`);
-  const { name, expires, downloads } = body;
+  const { name, expires, downloads, language } = body;
   if (!isShareLinkName(name)) problems.push(`name must be 1 to ${MAX_SHARE_LINK_NAME} characters, not all spaces, without control characters`);
   let expiresAt: number | undefined;
   if (expires !== undefined && expires !== null && expires !== '') {
@@ -68,6 +72,8 @@ function checkNewLink(body: Record<string, unknown>, now: number): ShareLink {
     else if (expiresAt <= now) problems.push('expires must be in the future');
   }
   if (downloads !== undefined && typeof downloads !== 'boolean') problems.push('downloads must be a boolean');
+  const hasLanguage = language !== undefined && language !== null && language !== '';
+  if (hasLanguage && !isLanguageCode(language)) problems.push(`language must be one of ${LANGUAGE_CODES.join(', ')}`);
   if (problems.length > 0) throw badRequest(`Invalid share link: ${problems.join('; ')}`);
   return {
     id: newShareLinkId(),
@@ -78,6 +84,7 @@ function checkNewLink(body: Record<string, unknown>, now: number): ShareLink {
     expiresAt,
     downloads: typeof downloads === 'boolean' ? downloads : true,
     revoked: undefined,
+    language: hasLanguage ? (language as string) : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { hasControlCharacter } from '../control-characters.js';
+import { isLanguageCode, LANGUAGE_CODES } from '../languages.js';
 
 /**
  * The share links of an album (docs/api.md#share-links): `"shareLinks"` in its `album.json`,
@@ -24,6 +25,11 @@ export interface ShareLink {
    * it works): kept in the list so the owner sees what the rotation closed, never opens again.
    */
   readonly revoked: string | undefined;
+  /**
+   * The language its pages are shown in (server/core/languages.ts), chosen by the owner for the
+   * person it is for; undefined: their browser's. A visitor's own choice in the header wins.
+   */
+  readonly language: string | undefined;
 }
 
 /** 16 bytes are 22 base64url characters: shorter ids cannot hold 128 random bits. */
@@ -34,8 +40,7 @@ const TIME_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|
 const DAY_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
-export const SHARE_LINKS_RULE =
-  'a list of share links {id (22 to 64 base64url characters, each id once), name (1 to 100 characters), created (an ISO 8601 time), expires (optional ISO 8601 time or day), downloads (a boolean), revoked (optional ISO 8601 time)}';
+export const SHARE_LINKS_RULE = `a list of share links {id (22 to 64 base64url characters, each id once), name (1 to 100 characters), created (an ISO 8601 time), expires (optional ISO 8601 time or day), downloads (a boolean), revoked (optional ISO 8601 time), language (optional: ${LANGUAGE_CODES.join(', ')})}`;
 
 /** An id of the shape every link id has: what a `/s/<id>` address or the `album-links` cookie may carry. */
 export function isShareLinkId(v: unknown): v is string {
@@ -76,10 +81,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function toShareLink(v: unknown): ShareLink | undefined {
   if (!isObject(v)) return undefined;
   const field = (key: string) => (Object.hasOwn(v, key) ? v[key] : undefined);
-  const [id, name, created, expires, downloads, revoked] = ['id', 'name', 'created', 'expires', 'downloads', 'revoked'].map(field);
+  const [id, name, created, expires, downloads, revoked, language] = ['id', 'name', 'created', 'expires', 'downloads', 'revoked', 'language'].map(field);
   if (!isShareLinkId(id) || !isShareLinkName(name) || timeOf(created) === undefined || typeof downloads !== 'boolean') return undefined;
   if (expires !== undefined && expires !== null && expiryTime(expires) === undefined) return undefined;
   if (revoked !== undefined && revoked !== null && timeOf(revoked) === undefined) return undefined;
+  if (language !== undefined && language !== null && !isLanguageCode(language)) return undefined;
   const expiresAt = expires === undefined || expires === null ? undefined : expiryTime(expires);
   return Object.freeze({
     id,
@@ -89,6 +95,7 @@ function toShareLink(v: unknown): ShareLink | undefined {
     expiresAt,
     downloads,
     revoked: revoked === undefined || revoked === null ? undefined : (revoked as string),
+    language: language === undefined || language === null ? undefined : (language as string),
   });
 }
 
@@ -117,7 +124,10 @@ export function isLive(link: ShareLink, now: number): boolean {
 
 /** The link as album.json stores it (no derived fields). */
 export function shareLinkRecord(
-  link: Pick<ShareLink, 'id' | 'name' | 'created' | 'expires' | 'downloads'> & { readonly revoked?: string | undefined },
+  link: Pick<ShareLink, 'id' | 'name' | 'created' | 'expires' | 'downloads'> & {
+    readonly revoked?: string | undefined;
+    readonly language?: string | undefined;
+  },
 ): Record<string, unknown> {
   return {
     id: link.id,
@@ -126,6 +136,7 @@ export function shareLinkRecord(
     ...(link.expires === undefined ? {} : { expires: link.expires }),
     downloads: link.downloads,
     ...(link.revoked === undefined ? {} : { revoked: link.revoked }),
+    ...(link.language === undefined ? {} : { language: link.language }),
   };
 }
 

@@ -3,7 +3,6 @@ import { type TakenDate, wallClockOf } from '../../core/media/taken-date.js';
 import type { ReadableFile } from '../resolvers.js';
 import type { DimensionsProvider, MediaDimensions } from '../../media/dimensions.js';
 import type { MediaStats } from './media-stats.js';
-import { dateRangeText } from './taken-text.js';
 
 /**
  * The visitor's readable media of an album (see ReadableMedia), put in the album's order.
@@ -14,8 +13,8 @@ export type MediaOrder = (albumPath: string, files: readonly ReadableFile[]) => 
 
 /** What the album header says of its dates. */
 export interface AlbumSpan {
-  /** "3–9 June 2024"; undefined while not all dates are known, or when none is. */
-  readonly text: string | undefined;
+  /** The first and last date, which the page writes in its language ("3–9 June 2024", taken-text.ts); undefined while not all dates are known, or when none is. */
+  readonly range: readonly [TakenDate, TakenDate] | undefined;
   /** Every date of the album is known: its order and span are final (a page made now may be kept). */
   readonly settled: boolean;
 }
@@ -90,13 +89,13 @@ export class AlbumDates {
     if (!settledNow()) {
       const peeked = this.#peeked.get(album);
       const now = performance.now();
-      if (peeked !== undefined && now - peeked < PEEK_EVERY_MS) return { text: undefined, settled: false };
+      if (peeked !== undefined && now - peeked < PEEK_EVERY_MS) return { range: undefined, settled: false };
       this.#peeked.set(album, now);
       all = await (dimensions.peek ?? dimensions)(album, album.media);
-      if (!settledNow()) return { text: undefined, settled: false };
+      if (!settledNow()) return { range: undefined, settled: false };
     }
     all ??= await (dimensions.peek ?? dimensions)(album, album.media);
-    const span = { text: spanText(album, files, all), settled: true };
+    const span = { range: spanRange(album, files, all), settled: true };
     this.#spans.set(files, { album, span });
     return span;
   }
@@ -123,8 +122,8 @@ export class AlbumDates {
   }
 }
 
-/** "3–9 June 2024" for the dates of `files`, given the dimensions of each of `album.media`. */
-function spanText(album: Album, files: readonly ReadableFile[], all: readonly (MediaDimensions | undefined)[]): string | undefined {
+/** The first and last date of `files`, given the dimensions of each of `album.media`. */
+function spanRange(album: Album, files: readonly ReadableFile[], all: readonly (MediaDimensions | undefined)[]): readonly [TakenDate, TakenDate] | undefined {
   if (files.length === 0) return undefined;
   const byItem = new Map(album.media.map((item, at) => [item, all[at]]));
   const dims = files.map((f) => byItem.get(f.item));
@@ -136,7 +135,7 @@ function spanText(album: Album, files: readonly ReadableFile[], all: readonly (M
   if (dates.length === 0) return undefined;
   const first = dates.reduce((a, b) => (b < a ? b : a));
   const last = dates.reduce((a, b) => (b > a ? b : a));
-  return dateRangeText(first, last);
+  return [first, last];
 }
 
 function compareTaken(a: TakenDate | undefined, b: TakenDate | undefined): number {

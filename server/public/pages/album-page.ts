@@ -19,13 +19,17 @@ import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
 import type { DimensionsProvider } from '../../media/dimensions.js';
 import { albumMediaApiUrl, MEDIA_PER_PAGE, mediaViews, pageCount, pageItems } from './media-items.js';
-import { type MadePage, PageCache, sendCachedPage, sendPageOnce } from './page-cache.js';
+import { type MadePage, PageCache, pageKey, sendCachedPage, sendPageOnce } from './page-cache.js';
 import type { MediaStats } from './media-stats.js';
 import type { AlbumDates } from './album-dates.js';
 import { lockoutNotice } from './lockout-notice.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
-import { folderListing, pageTitleOf } from './folder-listing.js';
+import { allAlbumsUrl, folderListing, pageTitleOf } from './folder-listing.js';
+import { dateRangeText } from './taken-text.js';
+import { DEFAULT_LANGUAGE } from '../../core/languages.js';
+import { type Translate, type Translator, translatorFor } from '../../http/i18n.js';
+import { languageLocals, type VisitorLanguage } from './visitor-language.js';
 
 export type { DimensionsProvider, MediaDimensions } from '../../media/dimensions.js';
 export { MEDIA_PER_PAGE } from './media-items.js';
@@ -81,6 +85,8 @@ export interface AlbumPageDeps {
   readonly linkVisits?: LinkVisits | undefined;
   /** How long a page that is not final yet is kept (UNFINISHED_PAGE_MS; tests pass less). */
   readonly unfinishedPageMs?: number | undefined;
+  /** The visitor's language (visitor-language.ts); English without it. */
+  readonly language?: VisitorLanguage | undefined;
 }
 
 export interface AlbumPages {
@@ -93,9 +99,20 @@ export interface AlbumPages {
   readonly render: (req: Request, res: Response, node: TreeNode) => Promise<void>;
 }
 
-/** The view rendered to a string, so it can be kept. */
-function renderView(res: Response, view: string, locals: Record<string, unknown>): Promise<string> {
-  return new Promise((resolve, reject) => res.render(view, locals, (err, html) => (err ? reject(err) : resolve(html))));
+/** The view rendered to a string in the visitor's language, so it can be kept. */
+function renderView(res: Response, view: string, translator: Translator, locals: Record<string, unknown>): Promise<string> {
+  const all = { ...languageLocals(translator), ...locals };
+  return new Promise((resolve, reject) => res.render(view, all, (err, html) => (err ? reject(err) : resolve(html))));
+}
+
+/**
+ * Where the language switcher brings the visitor back to (views/partials/language.ejs): the
+ * page's own address (`base`, `/photos/…` or `/photos?all`) and its page number. Never the
+ * address asked for: a kept page is sent to everyone under its key, and the `/s/<id>` of a
+ * share link, or a `?token=`, must not travel to another visitor with it.
+ */
+function pagePathOf(base: string, page: number): string {
+  return page === 1 ? base : `${base}${base.includes('?') ? '&' : '?'}page=${page}`;
 }
 
 /** GET /photos/{path}: rendered per request, because what it shows depends on the visitor. */
@@ -106,21 +123,22 @@ export function albumPageHandler(deps: AlbumPageDeps): RequestHandler {
 export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
-  const childCards = (req: Request, node: TreeNode, children: readonly TreeNode[] = listedChildren(node)) =>
-    Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, deps.coverFocus)));
+  const languageOf: VisitorLanguage = deps.language ?? (() => translatorFor(DEFAULT_LANGUAGE));
+  const childCards = (req: Request, node: TreeNode, t: Translate, children: readonly TreeNode[] = listedChildren(node)) =>
+    Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, t, deps.coverFocus)));
 
   /**
    * What a messenger shows for a link to the page (docs/api.md#link-previews): for anything
    * inside a protected album, whoever asks, nothing of it (share links open such albums to
    * whoever holds them, previews included).
    */
-  async function previewOf(node: TreeNode, description: string): Promise<LinkPreview | undefined> {
+  async function previewOf(node: TreeNode, description: string, t: Translate): Promise<LinkPreview | undefined> {
     if (!deps.site) return undefined;
     const site = deps.site.view;
-    if (isProtected(node)) return privatePreview(site);
+    if (isProtected(node)) return privatePreview(site, t);
     const photo = await coverPhoto(node, index, stats);
     const image = photo && thumbnailUrl(photo.mediaPath, 'medium', photo.stat);
-    return publicPreview(site, { title: pageTitleOf(node), description, path: albumPageUrl(node.path), image });
+    return publicPreview(site, { title: pageTitleOf(node, t), description, path: albumPageUrl(node.path), image });
   }
 
   /** Which of the node's child albums this visitor has unlocked: their cards differ (a cover or a padlock). */
@@ -135,15 +153,24 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   async function renderFolder(req: Request, res: Response, node: TreeNode): Promise<void> {
     // At most MAX_CARDS_PER_PAGE cards a page (folder-listing.ts).
     const listing = folderListing(node, req.query.page);
+    const translator = languageOf(req);
+    const { t } = translator;
     const make = async (): Promise<MadePage> => {
-      const cards = await childCards(req, node, listing.children);
-      const preview = await previewOf(node, plural(listing.total, 'album'));
-      const html = await renderView(res, 'folder', { title: pageTitleOf(node), crumbs: crumbs(node), cards, preview, pagination: listing });
+      const cards = await childCards(req, node, t, listing.children);
+      const preview = await previewOf(node, t('counts.albums', { count: listing.total }), t);
+      const html = await renderView(res, 'folder', translator, {
+        title: pageTitleOf(node, t),
+        crumbs: crumbs(node),
+        cards,
+        preview,
+        pagination: listing,
+        pagePath: pagePathOf(allAlbumsUrl(node), listing.page),
+      });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
     if (isProtected(node)) return sendPageOnce(req, res, (await make()).html);
     // No crops' version in the key: a page made while some were missing is kept a moment only (keepMs).
-    const key = `folder\0${deps.site?.version ?? 0}\0${node.path}\0${listing.page}\0${unlockedChildren(req, node, listing.children)}`;
+    const key = pageKey(translator.language.code, 'folder', deps.site?.version ?? 0, node.path, listing.page, unlockedChildren(req, node, listing.children));
     await sendCachedPage(req, res, await pageCache.make(index.version, key, make), 'no-cache');
   }
 
@@ -153,16 +180,19 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
    */
   async function renderLocked(req: Request, res: Response, album: Album, returnUrl = albumPageUrl(album.path)): Promise<void> {
     res.set('Cache-Control', 'no-store');
+    const translator = languageOf(req);
+    const preview = deps.site && privatePreview(deps.site.view, translator.t);
+    const language = { ...languageLocals(translator), pagePath: returnUrl };
     // SameSite=strict keeps the cookie off a navigation that starts on another site: reload
     // once from here (same-site), and a visitor who unlocked earlier sees the album.
     if (req.get('sec-fetch-site') === 'cross-site' && req.cookies?.[ACCESS_COOKIE] === undefined) {
-      res.render('locked-reload', { pageTitle: album.meta.title, refresh: true, preview: deps.site && privatePreview(deps.site.view) });
+      res.render('locked-reload', { ...language, pageTitle: album.meta.title, refresh: true, preview });
       return;
     }
     // Every visit while locked out shows the wait, not only the redirect of a refused attempt.
     // (A lockout store that does not answer is no standing: it never takes the form down.)
-    const notice = lockoutNotice(req.query.error, await deps.limiter?.standing(req));
-    res.render('locked', { title: album.meta.title, albumPath: album.path, returnUrl, notice, preview: deps.site && privatePreview(deps.site.view) });
+    const notice = lockoutNotice(req.query.error, await deps.limiter?.standing(req), translator);
+    res.render('locked', { ...language, title: album.meta.title, albumPath: album.path, returnUrl, notice, preview });
   }
 
   async function renderAlbum(req: Request, res: Response, album: Album, access: AccessResult): Promise<void> {
@@ -187,31 +217,42 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const datesFinal = deps.dates === undefined || (deps.dimensions?.settled?.(album.media) ?? true);
     // So is the version of the child cards' cover crops: a page is kept while some are still
     // being worked out, and made again when one comes in.
-    const key = `${deps.site?.version ?? 0}\0${deps.coverFocus?.version ?? 0}\0${album.path}\0${page}\0${datesFinal ? 'd' : '-'}\0${unlockedChildren(req, album)}`;
+    const translator = languageOf(req);
+    const { t, language } = translator;
+    const key = pageKey(
+      language.code,
+      deps.site?.version ?? 0,
+      deps.coverFocus?.version ?? 0,
+      album.path,
+      page,
+      datesFinal ? 'd' : '-',
+      unlockedChildren(req, album),
+    );
 
     const make = async (): Promise<MadePage> => {
       // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
       const [media, children, span, download] = await Promise.all([
-        mediaViews(album, readable, page, stats, deps.dimensions),
-        childCards(req, album),
+        mediaViews(album, readable, page, stats, deps.dimensions, translator),
+        childCards(req, album, t),
         deps.dates?.span(album, readable),
-        downloadOffer(album, readable, stats),
+        downloadOffer(album, readable, stats, translator),
       ]);
       const pageUrl = (n: number) => `${albumPageUrl(album.path)}${n === 1 ? '' : `?page=${n}`}`;
       const counts = { photos: readable.filter((f) => f.item.kind === 'image').length, videos: readable.filter((f) => f.item.kind === 'video').length };
-      const summary = summaryOf(counts, children.length);
-      const html = await renderView(res, 'album', {
+      const summary = summaryOf(counts, children.length, t);
+      const html = await renderView(res, 'album', translator, {
+        pagePath: pagePathOf(albumPageUrl(album.path), page),
         title: album.meta.title,
         albumPath: album.path,
         crumbs: crumbs(album),
         style: album.meta.style,
         counts,
         summary,
-        preview: await previewOf(album, summary),
+        preview: await previewOf(album, summary, t),
         // An album date the owner set stands for the span of its photos' dates.
-        dateRange: album.meta.date === undefined ? span?.text : undefined,
+        dateRange: album.meta.date === undefined && span?.range ? dateRangeText(...span.range, language.locale) : undefined,
         description: album.meta.description,
-        date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date) },
+        date: album.meta.date === undefined ? undefined : { iso: album.meta.date, text: dateText(album.meta.date, language.locale) },
         children,
         media: media.map((m) => ({ ...m, sizes: tileSizes(album.meta.style, m.width && m.height ? m.width / m.height : undefined) })),
         download: downloads ? download : undefined,
@@ -275,25 +316,23 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   return { handler: albumPage, render };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** '12 photos · 1 video · 2 albums' under the title. */
 /**
  * An album's date as its header shows it, as precise as it is written: `2024-05-01` "1 May
  * 2024", `2024-05` "May 2024", `2024` "2024" (calendar dates, read in UTC so no time zone moves them).
  */
-function dateText(date: string): string {
+function dateText(date: string, locale: string): string {
   const [year, month, day] = date.split('-');
   if (month === undefined) return year ?? date;
   const fields: Intl.DateTimeFormatOptions = day === undefined ? { month: 'long', year: 'numeric' } : { day: 'numeric', month: 'long', year: 'numeric' };
-  return new Date(`${year}-${month}-${day ?? '01'}T00:00:00Z`).toLocaleDateString('en-GB', { ...fields, timeZone: 'UTC' });
+  return new Date(`${year}-${month}-${day ?? '01'}T00:00:00Z`).toLocaleDateString(locale, { ...fields, timeZone: 'UTC' });
 }
 
-function summaryOf(counts: { photos: number; videos: number }, albums: number): string {
+/** '12 photos · 1 video · 2 albums' under the title, in the visitor's language. */
+function summaryOf(counts: { photos: number; videos: number }, albums: number, t: Translate): string {
   const parts = [];
-  if (counts.photos) parts.push(plural(counts.photos, 'photo'));
-  if (counts.videos) parts.push(plural(counts.videos, 'video'));
-  if (albums) parts.push(plural(albums, 'album'));
+  if (counts.photos) parts.push(t('counts.photos', { count: counts.photos }));
+  if (counts.videos) parts.push(t('counts.videos', { count: counts.videos }));
+  if (albums) parts.push(t('counts.albums', { count: albums }));
   // An empty album says so once, in its empty state (views/album.ejs), not under its title too.
   return parts.join(' · ');
 }

@@ -5,6 +5,7 @@ import type { CoverFocusLookup, CoverFocusResult } from '../../media/cover-focus
 import type { MediaStat, MediaStats } from './media-stats.js';
 import { CARD_SIZES, type CardLayout } from './tile-sizes.js';
 import { albumPageUrl, type MediaVersion, type ThumbnailFormat, thumbnailUrl } from '../../core/urls.js';
+import type { Translate } from '../../http/i18n.js';
 
 export interface CardView {
   readonly title: string;
@@ -60,8 +61,14 @@ export async function coverPhoto(node: TreeNode, index: AlbumIndex, stats: Media
   return { mediaPath: `${cover.node.path}/${cover.item.name}`, stat };
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** What a card says under its title, in the visitor's language: "12 photos · 1 video", "3 albums". */
+export function cardSubtitle(node: TreeNode, t: Translate): string {
+  if (isAlbum(node) && !node.meta.isCollection) {
+    const { photos, videos } = countMedia(node);
+    const counts = [photos ? t('counts.photos', { count: photos }) : '', videos ? t('counts.videos', { count: videos }) : ''];
+    return counts.filter(Boolean).join(' · ') || t('cards.noPhotosYet');
+  }
+  return t('counts.albums', { count: listedAlbumCount(node) });
 }
 
 /**
@@ -73,11 +80,12 @@ export async function cardFor(
   locked: boolean,
   index: AlbumIndex,
   stats: MediaStats,
+  t: Translate,
   focus?: CoverFocusLookup,
   layout: CardLayout = 'grid',
 ): Promise<CardView> {
   const base = { title: titleOf(node), url: albumPageUrl(node.path), locked };
-  if (locked) return { ...base, subtitle: 'Protected', cover: undefined, pending: false };
+  if (locked) return { ...base, subtitle: t('cards.protected'), cover: undefined, pending: false };
   const photo = await coverPhoto(node, index, stats);
   let coverView: CardView['cover'];
   let pending = false;
@@ -93,14 +101,7 @@ export async function cardFor(
       focus: focusClasses(crop?.focus),
     };
   }
-  let subtitle: string;
-  if (isAlbum(node) && !node.meta.isCollection) {
-    const { photos, videos } = countMedia(node);
-    subtitle = [photos ? plural(photos, 'photo') : '', videos ? plural(videos, 'video') : ''].filter(Boolean).join(' · ') || 'No photos yet';
-  } else {
-    subtitle = plural(listedAlbumCount(node), 'album');
-  }
-  return { ...base, subtitle, cover: coverView, pending };
+  return { ...base, subtitle: cardSubtitle(node, t), cover: coverView, pending };
 }
 
 /**

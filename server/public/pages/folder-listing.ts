@@ -3,6 +3,7 @@ import { notFound } from '../../core/errors.js';
 import { albumPageUrl } from '../../core/urls.js';
 import { listedChildren } from './cards.js';
 import { MAX_CARDS_PER_PAGE } from './photos-outline.js';
+import type { Translate } from '../../http/i18n.js';
 
 /**
  * The page that lists every album of a folder: its own page (`/photos/2019`), and for the
@@ -12,13 +13,12 @@ import { MAX_CARDS_PER_PAGE } from './photos-outline.js';
 export const allAlbumsUrl = (node: TreeNode): string => (node.parent === undefined ? '/photos?all' : albumPageUrl(node.path));
 
 /** "All 1,000 albums of 2019", the link under a section of /photos that shows only some. */
-export function allAlbumsText(node: TreeNode, albums: number): string {
-  const count = `All ${albums.toLocaleString('en-GB')} albums`;
-  return node.parent === undefined ? count : `${count} of ${titleOf(node)}`;
+export function allAlbumsText(node: TreeNode, albums: number, t: Translate): string {
+  return node.parent === undefined ? t('photos.allCount', { count: albums }) : t('photos.allCountOf', { count: albums, title: titleOf(node) });
 }
 
 /** The title of a node's page: its own, and "All albums" for the top of the tree (which has none). */
-export const pageTitleOf = (node: TreeNode): string => (node.parent === undefined ? 'All albums' : titleOf(node));
+export const pageTitleOf = (node: TreeNode, t: Translate): string => (node.parent === undefined ? t('photos.allAlbums') : titleOf(node));
 
 /** One page of a folder's cards, and where its neighbours are. */
 export interface FolderListing {

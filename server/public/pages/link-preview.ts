@@ -1,4 +1,5 @@
 import type { SiteView } from './site-identity.js';
+import type { Translate } from '../../http/i18n.js';
 
 /**
  * What a messenger shows for a link to a page (Open Graph and Twitter card tags,
@@ -45,11 +46,11 @@ export function publicPreview(site: SiteView, page: { title: string; description
  * it: the link is pasted where others see the preview, so it says nothing of the album, neither
  * its title nor its cover, only which site it belongs to.
  */
-export function privatePreview(site: SiteView): LinkPreview {
+export function privatePreview(site: SiteView, t: Translate): LinkPreview {
   return {
     siteName: site.name,
     title: site.name,
-    description: 'A private album. Open the link to see it.',
+    description: t('site.privatePreview'),
     url: undefined,
     image: absolute(site, site.assets.icon(512)),
     large: false,

@@ -5,6 +5,7 @@ import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 import { type VideoSourceView, videoSources } from './video-sources.js';
 import { altText } from './taken-text.js';
+import type { Translator } from '../../http/i18n.js';
 
 /** Media per album page: a 5,000-photo album must not send megabytes of HTML. */
 export const MEDIA_PER_PAGE = 200;
@@ -19,7 +20,8 @@ export interface MediaView {
   readonly path: string;
   /**
    * Its caption when the owner wrote one (album.json `captions`), else what it is and when
-   * ("Photo taken 3 June 2024 at 14:03"), never its file name (server/public/pages/taken-text.ts).
+   * ("Photo taken 3 June 2024 at 14:03", in the visitor's language), never its file name
+   * (server/public/pages/taken-text.ts).
    */
   readonly alt: string;
   /**
@@ -119,6 +121,7 @@ export async function mediaViews(
   page: number,
   stats: MediaStats,
   dimensions: DimensionsProvider | undefined,
+  translator: Pick<Translator, 't' | 'language'>,
 ): Promise<MediaView[]> {
   const onPage = pageItems(listed, page);
   const items = onPage.map((f) => f.item);
@@ -150,7 +153,7 @@ export async function mediaViews(
       name: m.name,
       kind: m.kind,
       path: mediaPath,
-      alt: caption ?? altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }),
+      alt: caption ?? altText({ kind: m.kind, live: motion !== undefined, taken, durationText, position: offset + i + 1, total: listed.length }, translator),
       taken,
       caption,
       original: viewOnly ? large : originalUrl(mediaPath),

@@ -67,6 +67,15 @@ export function sendPageOnce(req: Request, res: Response, html: string): void {
   res.type('html').send(html);
 }
 
+/**
+ * The key a page is kept under: the language it is written in (server/public/pages/
+ * visitor-language.ts), then what else it is made from. Every key is built here, so no page
+ * is ever sent in another language than the one it was asked in.
+ */
+export function pageKey(language: string, ...parts: readonly (string | number)[]): string {
+  return [language, ...parts].join('\0');
+}
+
 /** A page as its maker gives it: kept for good, or only `keepMs` when it is not final yet. */
 export interface MadePage {
   readonly html: string;

@@ -6,6 +6,7 @@ import { visitorOf } from '../access/visitor.js';
 import { decodeUrlPath, hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import { albumPageUrl } from '../../core/urls.js';
 import type { ErrorPage, RefusedPage } from '../../http/error-handler.js';
+import { languageLocals, type VisitorLanguage, varyByLanguage } from './visitor-language.js';
 
 /** The `/albums/{path}` tail or the `path` query of a media route: a file (`2024/trip/IMG_1.jpg`) or, for the ZIP, an album. */
 function pathNamedBy(req: Request): string | undefined {
@@ -39,30 +40,41 @@ function albumNamedBy(index: AlbumIndex, req: Request, status: 401 | 403): Album
  * refused for another reason (403, such as a share link without downloads). The link goes
  * to the album the visitor asked for, never to the one a symlink leads into.
  */
-export function refusedPageFor(index: AlbumIndex): RefusedPage {
-  return (req, status, message): ErrorPage => {
+export function refusedPageFor(index: AlbumIndex, language: VisitorLanguage): RefusedPage {
+  return (req, res, status): ErrorPage => {
+    varyByLanguage(res);
     const album = albumNamedBy(index, req, status);
     const albumLink = album && { href: albumPageUrl(album.path), title: album.meta.title };
+    // In the visitor's language: the error arose before the pages' language middleware ran.
+    const translator = language(req);
+    const { t } = translator;
+    // The switcher comes back to the album's page, never to the file's address: its name is the album's content.
+    const base = { ...languageLocals(translator), pagePath: albumLink?.href ?? '/photos' };
     if (status === 401) {
       return {
         view: 'refused',
         locals: {
-          title: 'Private album',
-          heading: 'This is in a private album',
-          text: album
-            ? `“${album.meta.title}” is private. Unlock it with its password (or open your share link again), then try again.`
-            : 'It belongs to a private album. Unlock the album with its password (or open your share link again), then try again.',
-          action: albumLink ? { href: albumLink.href, label: `Unlock “${albumLink.title}”` } : { href: '/photos', label: 'Back to the albums' },
+          ...base,
+          title: t('refused.title'),
+          heading: t('refused.heading'),
+          text: album ? t('refused.textOf', { title: album.meta.title }) : t('refused.text'),
+          action: albumLink
+            ? { href: albumLink.href, label: t('refused.unlock', { title: albumLink.title }) }
+            : { href: '/photos', label: t('refused.backToAlbums') },
         },
       };
     }
+    // A 403 a browser opens is a file a "no downloads" share link refuses (gallery-access.ts).
     return {
       view: 'refused',
       locals: {
-        title: 'Not available',
-        heading: 'Not available',
-        text: message,
-        action: albumLink ? { href: albumLink.href, label: `Back to “${albumLink.title}”` } : { href: '/photos', label: 'Back to the albums' },
+        ...base,
+        title: t('refused.notAvailable'),
+        heading: t('refused.notAvailable'),
+        text: t('refused.noDownloads'),
+        action: albumLink
+          ? { href: albumLink.href, label: t('refused.backTo', { title: albumLink.title }) }
+          : { href: '/photos', label: t('refused.backToAlbums') },
       },
     };
   };

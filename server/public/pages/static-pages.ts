@@ -9,15 +9,20 @@ import { type CardView, cardFor } from './cards.js';
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
-import { type CachedPage, type MadePage, PageCache } from './page-cache.js';
+import { type CachedPage, type MadePage, PageCache, pageKey } from './page-cache.js';
 import { type OutlineSection, photosOutline } from './photos-outline.js';
 import type { CardLayout } from './tile-sizes.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
 import { allAlbumsUrl, allAlbumsText } from './folder-listing.js';
+import type { Translator } from '../../http/i18n.js';
+import { languageLocals } from './visitor-language.js';
 
 export type { CachedPage as StaticPage } from './page-cache.js';
 
 export type StaticPageName = 'landing' | 'home' | 'photos';
+
+/** Their addresses, where the language switcher comes back to. */
+const PAGE_PATHS: Readonly<Record<StaticPageName, string>> = { landing: '/', home: '/home', photos: '/photos' };
 
 /**
  * How long a /photos made while some covers' crops were still being worked out is sent before
@@ -67,19 +72,20 @@ export class StaticPages {
     private readonly coverFocus?: CoverFocusLookup,
   ) {}
 
-  get(name: StaticPageName): Promise<CachedPage> {
+  /** The page `name` in the visitor's language: one copy kept per language. */
+  get(name: StaticPageName, translator: Translator): Promise<CachedPage> {
     // Read before anything is awaited: a page made from a tree a rescan replaced meanwhile is not kept.
     const version = this.index.version;
-    return this.#cache.make(version, `${name}\0${this.home.version}`, () => this.#render(name));
+    return this.#cache.make(version, pageKey(translator.language.code, name, this.home.version), () => this.#render(name, translator));
   }
 
-  async #render(name: StaticPageName): Promise<MadePage> {
-    const locals = await this.#locals(name);
+  async #render(name: StaticPageName, translator: Translator): Promise<MadePage> {
+    const locals: Record<string, unknown> = { ...languageLocals(translator), pagePath: PAGE_PATHS[name], ...(await this.#locals(name, translator)) };
     const html = await new Promise<string>((resolve, reject) => this.app.render(name, locals, (err, out) => (err ? reject(err) : resolve(out))));
     return { html, keepMs: locals.pending === true ? PENDING_PAGE_MS : undefined };
   }
 
-  async #locals(name: StaticPageName): Promise<Record<string, unknown>> {
+  async #locals(name: StaticPageName, { t }: Translator): Promise<Record<string, unknown>> {
     const { intro, cards } = this.home.content;
     const site = this.site.view;
     if (name === 'landing') {
@@ -97,7 +103,7 @@ export class StaticPages {
       };
     }
     // Top level: folders (years) first, then the albums that sit at the top, then their children.
-    const tree = await this.#section(photosOutline(this.index.root), -1);
+    const tree = await this.#section(photosOutline(this.index.root), -1, t);
     const all = (s: Section): CardView[] => [...s.cards, ...s.sections.flatMap(all)];
     return {
       site,
@@ -106,7 +112,7 @@ export class StaticPages {
       looseFlat: tree.flat,
       albumSections: tree.sections.filter((s) => s.ofAlbum),
       allAlbums: tree.more,
-      preview: publicPreview(site, { title: 'Photos', description: site.subtitle, path: '/photos' }),
+      preview: publicPreview(site, { title: t('site.photos'), description: site.subtitle, path: '/photos' }),
       pending: all(tree).some((c) => c.pending),
     };
   }
@@ -116,14 +122,14 @@ export class StaticPages {
    * heading's level below the page's (-1: the top of the tree, whose albums sit in a grid).
    * A protected album is a locked card, with nothing below it listed.
    */
-  async #section(outline: OutlineSection, depth: number): Promise<Section> {
+  async #section(outline: OutlineSection, depth: number, t: Translator['t']): Promise<Section> {
     const { node } = outline;
     // Cards sit in a grid at the top and in a year's own list, in rows of 260 px below, and so
     // do a section's newest albums when it is too big to show whole (site.css `.cards--row`).
     const layout: CardLayout = depth >= 1 || outline.flat ? 'row' : 'grid';
     const [cards, sections] = await Promise.all([
-      Promise.all(outline.cards.map((album) => this.#card(album, layout))),
-      Promise.all(outline.sections.map((s) => this.#section(s, depth + 1))),
+      Promise.all(outline.cards.map((album) => this.#card(album, layout, t))),
+      Promise.all(outline.sections.map((s) => this.#section(s, depth + 1, t))),
     ]);
     return {
       title: titleOf(node),
@@ -133,12 +139,12 @@ export class StaticPages {
       cards,
       flat: outline.flat,
       sections,
-      more: outline.allAlbums === undefined ? undefined : { url: allAlbumsUrl(node), text: allAlbumsText(node, outline.allAlbums) },
+      more: outline.allAlbums === undefined ? undefined : { url: allAlbumsUrl(node), text: allAlbumsText(node, outline.allAlbums, t) },
     };
   }
 
-  #card(node: TreeNode, layout: CardLayout): Promise<CardView> {
-    return cardFor(node, isProtected(node), this.index, this.stats, this.coverFocus, layout);
+  #card(node: TreeNode, layout: CardLayout, t: Translator['t']): Promise<CardView> {
+    return cardFor(node, isProtected(node), this.index, this.stats, t, this.coverFocus, layout);
   }
 
   /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */

@@ -6,6 +6,9 @@ import { MEDIA_PER_PAGE, mediaViews, pageCount } from '../pages/media-items.js';
 import type { MediaStats } from '../pages/media-stats.js';
 import type { MediaOrder } from '../pages/album-dates.js';
 import { type AlbumResolver, isFromProtected } from '../resolvers.js';
+import { type VisitorLanguage, varyByLanguage } from '../pages/visitor-language.js';
+import { translatorFor } from '../../http/i18n.js';
+import { DEFAULT_LANGUAGE } from '../../core/languages.js';
 
 export interface AlbumMediaApiOptions {
   readonly index: AlbumIndex;
@@ -15,6 +18,8 @@ export interface AlbumMediaApiOptions {
   readonly dimensions?: DimensionsProvider | undefined;
   /** The album's order (`sort`), the same as its page's; natural order without it. */
   readonly order?: MediaOrder | undefined;
+  /** The visitor's language: the items' alt texts are written in it (English without it). */
+  readonly language?: VisitorLanguage | undefined;
 }
 
 /** Which page the query asks for: `page=N` (default 1) or the page holding `name=`. */
@@ -38,7 +43,7 @@ function parsePageQuery(req: Request): PageQuery {
  * album, and a deep link (`#photo=name`) to find the page of its photo.
  * Mount with `app.use(router)`: the path is absolute.
  */
-export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions, order }: AlbumMediaApiOptions): Router {
+export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions, order, language }: AlbumMediaApiOptions): Router {
   const router = Router();
 
   router.get('/api/album-media', async function albumMedia(req, res) {
@@ -62,7 +67,8 @@ export function createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions,
       page = query.page;
       if (page > pages) throw notFound('No such page');
     }
-    const items = await mediaViews(album, readable, page, stats, dimensions);
+    const items = await mediaViews(album, readable, page, stats, dimensions, language ? language(req) : translatorFor(DEFAULT_LANGUAGE));
+    varyByLanguage(res);
     // Like the album page: a protected album's listing is never stored by anyone.
     res.set('Cache-Control', resolved.protected || readable.some(isFromProtected) ? 'private, no-store' : 'no-cache');
     res.json({ path: album.path, title: album.meta.title, total, page, pages, perPage: MEDIA_PER_PAGE, items });

@@ -6,12 +6,14 @@ import type { PasswordLimiter, Standing } from '../access/password-limiter.js';
 import { addressLinkId, grantLink } from '../access/tokens.js';
 import type { AlbumPages } from '../pages/album-page.js';
 import { lockoutEnd } from '../pages/lockout-notice.js';
+import type { VisitorLanguage } from '../pages/visitor-language.js';
+import type { Translator } from '../../http/i18n.js';
 
-/** The one answer to an unknown, expired or revoked link: the same status and page for all three. */
+/** The one answer to an unknown, expired or revoked link: the same status and page for all three (its words: the catalogue's). */
 export const LINK_GONE = {
   status: 404,
-  heading: 'This link no longer works',
-  message: 'This link has expired or was revoked: ask the person who sent it.',
+  heading: 'shareLink.goneTitle',
+  message: 'shareLink.goneText',
 } as const;
 
 export interface ShareLinkPageDeps {
@@ -21,6 +23,8 @@ export interface ShareLinkPageDeps {
   readonly render: AlbumPages['render'];
   readonly linkVisits: LinkVisits;
   readonly production: boolean;
+  /** The visitor's language (a lockout's end is written in it). */
+  readonly language: VisitorLanguage;
 }
 
 /**
@@ -62,25 +66,23 @@ export function createShareLinkRouter(deps: ShareLinkPageDeps): Router {
     }
     const guess = isTopLevelNavigation(req) ? await deps.limiter.countGuess(req) : undefined;
     // Locked out before this guess: it was not looked at. (The guess that starts a lockout was, and failed.)
-    if (guess && !guess.counted) return renderLockedOut(res, guess);
+    if (guess && !guess.counted) return renderLockedOut(res, guess, deps.language(req));
     return renderPage(res, LINK_GONE);
   });
   return router;
 }
 
+/** The page, its `heading` and `message` being keys of the catalogue (views/share-link.ejs writes them in the visitor's language). */
 function renderPage(res: Response, page: { readonly status: number; readonly heading: string; readonly message: string }, locals = {}): void {
   res
     .status(page.status)
     .set('Cache-Control', 'no-store')
-    .render('share-link', { heading: page.heading, message: page.message, ...locals });
+    // The switcher comes back to the albums: a link that opens nothing, asked for again, would be one more failed guess.
+    .render('share-link', { heading: page.heading, message: page.message, pagePath: '/photos', ...locals });
 }
 
 /** 429 with the time left and the time it ends, as the limiter counted this attempt. */
-function renderLockedOut(res: Response, standing: Standing): void {
+function renderLockedOut(res: Response, standing: Standing, translator: Translator): void {
   res.set('Retry-After', String(Math.max(1, Math.ceil(standing.lockedOutMs / 1000))));
-  renderPage(
-    res,
-    { status: 429, heading: 'Too many attempts', message: 'Too many wrong links or passwords were tried from your network.' },
-    { lockout: lockoutEnd(standing) },
-  );
+  renderPage(res, { status: 429, heading: 'shareLink.tooManyTitle', message: 'shareLink.tooManyText' }, { lockout: lockoutEnd(standing, translator) });
 }

@@ -5,8 +5,7 @@ import { api } from './api.js';
 import { copyText, h, notify, replaceChildren } from './dom.js';
 import { lastVisitText, revokeLink, untilText } from './share-links.js';
 import { shareLink } from './settings.js';
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+import { t } from '../strings.js';
 
 /** Albums and who can open each, in a box that scrolls sideways on a phone. */
 const table = (rows) =>
@@ -22,12 +21,22 @@ const table = (rows) =>
         h(
           'tr',
           {},
-          ['Album', 'Who can open it'].map((t) => h('th', { text: t })),
+          [t('access.album'), t('access.whoOpens')].map((text) => h('th', { text })),
         ),
       ),
       h('tbody', {}, rows),
     ),
   );
+
+/**
+ * A translated sentence with elements in it, wherever the language places them: `text` holds
+ * `\ue000name\ue000` markers (given as the sentence's values), each replaced by `elements[name]`.
+ * @param {string} text
+ * @param {Record<string, Node>} elements
+ */
+function withElements(text, elements) {
+  return text.split(/\ue000(\w+)\ue000/).map((part, i) => (i % 2 === 1 ? elements[part] : part));
+}
 
 export async function renderAccessList(albums, onOpen) {
   const container = document.getElementById('access-list');
@@ -58,25 +67,20 @@ export async function renderAccessList(albums, onOpen) {
 
   const whoOpens = (album) => {
     const items = [];
-    if (album.password) items.push(h('li', {}, 'Whoever knows the password ', h('code', { text: album.password })));
+    if (album.password)
+      items.push(h('li', {}, ...withElements(t('access.password', { password: '\ue000password\ue000' }), { password: h('code', { text: album.password }) })));
     else {
       const above = opener(album);
-      if (above) items.push(h('li', { text: `Whoever can open “${above.title}” (its password and its links)` }));
+      if (above) items.push(h('li', { text: t('access.above', { title: above.title }) }));
     }
     if (album.allowAnonymous) {
       const link = shareLink(album.sharePath);
-      items.push(
-        h(
-          'li',
-          {},
-          'Anyone with the link for everyone ',
-          h(
-            'button',
-            { type: 'button', class: 'small', 'aria-label': `Copy the link for everyone of ${album.title}`, on: { click: () => copyText(link) } },
-            'Copy',
-          ),
-        ),
+      const button = h(
+        'button',
+        { type: 'button', class: 'small', 'aria-label': t('access.copyEveryone', { title: album.title }), on: { click: () => copyText(link) } },
+        t('common.copy'),
       );
+      items.push(h('li', {}, ...withElements(t('access.everyone', { button: '\ue000button\ue000' }), { button })));
     }
     for (const link of linksByAlbum.get(album.path) ?? []) {
       const closed = link.revoked !== null || link.expired;
@@ -88,11 +92,16 @@ export async function renderAccessList(albums, onOpen) {
           'li',
           { class: closed ? 'expired' : null },
           h('strong', { text: link.name }),
-          ` · ${untilText(link)} · last visit ${lastVisitText(link)} · ${plural(link.visits, 'visit', 'visits')}${link.downloads ? '' : ' · no downloads'} `,
+          `${t('access.linkLine', { until: untilText(link), lastVisit: lastVisitText(link), visits: t('access.visits', { count: link.visits }) })}${link.downloads ? '' : t('access.noDownloads')} `,
           h(
             'button',
-            { type: 'button', class: 'small danger', 'aria-label': `${link.revoked ? 'Remove' : 'Revoke'} the link of ${link.name}`, on: { click: revoke } },
-            link.revoked ? 'Remove' : 'Revoke',
+            {
+              type: 'button',
+              class: 'small danger',
+              'aria-label': t(link.revoked ? 'access.removeLink' : 'access.revokeLink', { name: link.name }),
+              on: { click: revoke },
+            },
+            t(link.revoked ? 'common.remove' : 'common.revoke'),
           ),
         ),
       );
@@ -105,19 +114,19 @@ export async function renderAccessList(albums, onOpen) {
     h(
       'p',
       { class: 'explain' },
-      `${plural(protectedAlbums.length, 'album is', 'albums are')} protected, ${plural(people.size, 'person has', 'people have')} a link of their own, ${plural(publicAlbums.length, 'album is', 'albums are')} public.`,
+      t('access.summary', {
+        protected: t('access.albumsAre', { count: protectedAlbums.length }),
+        people: t('access.peopleHave', { count: people.size }),
+        public: t('access.albumsAre', { count: publicAlbums.length }),
+      }),
     ),
-    h('h3', { text: 'Protected albums' }),
+    h('h3', { text: t('access.protectedAlbums') }),
     protectedAlbums.length === 0
-      ? h('p', { class: 'empty', text: 'No album has a password: every album is public.' })
+      ? h('p', { class: 'empty', text: t('access.noneProtected') })
       : table(protectedAlbums.map((a) => h('tr', {}, titleCell(a), h('td', {}, whoOpens(a))))),
-    h('h3', { text: 'Public albums' }),
+    h('h3', { text: t('access.publicAlbums') }),
     publicAlbums.length === 0
-      ? h('p', { class: 'empty', text: 'None: every album has a password, its own or one above it.' })
-      : table(
-          publicAlbums.map((a) =>
-            h('tr', {}, titleCell(a), h('td', { text: a.hidden ? 'Anyone with its address (hidden from the lists)' : 'Anyone: it is listed on the site' })),
-          ),
-        ),
+      ? h('p', { class: 'empty', text: t('access.nonePublic') })
+      : table(publicAlbums.map((a) => h('tr', {}, titleCell(a), h('td', { text: t(a.hidden ? 'access.hiddenPublic' : 'access.listedPublic') })))),
   );
 }

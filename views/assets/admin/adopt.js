@@ -3,9 +3,10 @@
 // at once, public, with a password, or hidden (POST /api/adopt, as `npm run adopt` does).
 import { api } from './api.js';
 import { h, notify, replaceChildren } from './dom.js';
+import { locale, t } from '../strings.js';
 
-const monthYear = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const dayMonthYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' });
+const monthYear = new Intl.DateTimeFormat(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dayMonthYear = new Intl.DateTimeFormat(locale(), { dateStyle: 'long', timeZone: 'UTC' });
 
 /** `2019-07` → "July 2019", as the album header will show it. */
 function dateLabel(date) {
@@ -16,12 +17,10 @@ function dateLabel(date) {
   return (day ? dayMonthYear : monthYear).format(at);
 }
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-
 /** The options dialog: how the albums are made. Resolves with {password?, hidden} or null when cancelled. */
 function askHow(count) {
   return new Promise((resolve) => {
-    const password = h('input', { name: 'password', autocomplete: 'off', spellcheck: 'false', disabled: true, 'aria-label': 'Password for the new albums' });
+    const password = h('input', { name: 'password', autocomplete: 'off', spellcheck: 'false', disabled: true, 'aria-label': t('adopt.password') });
     const choice = (value, label, help, checked = false) =>
       h(
         'label',
@@ -33,21 +32,21 @@ function askHow(count) {
     const form = h(
       'form',
       { method: 'dialog', class: 'stack' },
-      h('h2', { text: `Make ${plural(count, 'album', 'albums')}` }),
-      h('p', { class: 'explain', text: 'Titles and dates come from the folder names; the photos stay where they are, untouched.' }),
-      choice('public', 'Public:', 'anyone with the site’s address sees them.', true),
-      choice('password', 'With a password:', 'visitors type it once (you can share links per person later).'),
+      h('h2', { text: t('adopt.make', { count }) }),
+      h('p', { class: 'explain', text: t('adopt.explain') }),
+      choice('public', t('adopt.public'), t('adopt.publicHelp'), true),
+      choice('password', t('adopt.withPassword'), t('adopt.withPasswordHelp')),
       password,
-      choice('hidden', 'Hidden:', 'left out of the lists, open to whoever has the address.'),
+      choice('hidden', t('adopt.hidden'), t('adopt.hiddenHelp')),
       error,
       h(
         'div',
         { class: 'row end' },
-        h('button', { type: 'button', value: 'cancel', dataset: { close: '' } }, 'Cancel'),
-        h('button', { type: 'submit', class: 'primary' }, 'Make albums'),
+        h('button', { type: 'button', value: 'cancel', dataset: { close: '' } }, t('common.cancel')),
+        h('button', { type: 'submit', class: 'primary' }, t('adopt.makeAlbums')),
       ),
     );
-    const dialog = h('dialog', { 'aria-label': 'Make albums of folders' }, form);
+    const dialog = h('dialog', { 'aria-label': t('adopt.dialog') }, form);
     document.body.append(dialog);
     const done = (value) => {
       dialog.close();
@@ -60,7 +59,7 @@ function askHow(count) {
       e.preventDefault();
       const how = new FormData(form).get('how');
       if (how === 'password' && password.value === '') {
-        error.textContent = 'Type the password the albums will ask for.';
+        error.textContent = t('adopt.needPassword');
         error.hidden = false;
         password.focus();
         return;
@@ -84,7 +83,7 @@ export async function renderAdoptable(container, adopted) {
     replaceChildren(container);
     return;
   }
-  const boxes = folders.map((f) => h('input', { type: 'checkbox', value: f.path, 'aria-label': `Select ${f.path}` }));
+  const boxes = folders.map((f) => h('input', { type: 'checkbox', value: f.path, 'aria-label': t('adopt.select', { path: f.path }) }));
   const all = h('input', {
     type: 'checkbox',
     on: {
@@ -104,7 +103,7 @@ export async function renderAdoptable(container, adopted) {
       return;
     }
     const skipped = result.skipped.map((s) => `${s.path}: ${s.reason}`).join('; ');
-    notify(`${plural(result.adopted.length, 'album', 'albums')} made${skipped ? `; not made: ${skipped}` : ''}`, { error: skipped !== '' });
+    notify(`${t('adopt.made', { count: result.adopted.length })}${skipped ? t('adopt.notMade', { list: skipped }) : ''}`, { error: skipped !== '' });
     await adopted();
   };
   const selected = () => boxes.filter((b) => b.checked).map((b) => b.value);
@@ -113,9 +112,9 @@ export async function renderAdoptable(container, adopted) {
     h(
       'details',
       { class: 'adoptable', open: true },
-      h('summary', { text: `Folders with photos, not albums yet (${folders.length})` }),
-      h('p', { class: 'hint', text: 'Nothing in them is on the site until you make them albums.' }),
-      h('label', { class: 'check' }, all, 'All'),
+      h('summary', { text: t('adopt.folders', { count: folders.length }) }),
+      h('p', { class: 'hint', text: t('adopt.hint') }),
+      h('label', { class: 'check' }, all, t('adopt.all')),
       h(
         'ul',
         {},
@@ -124,7 +123,7 @@ export async function renderAdoptable(container, adopted) {
             'li',
             {},
             h('label', { class: 'check' }, boxes[i], h('span', { text: f.path }), h('span', { class: 'count', text: String(f.media) })),
-            h('small', { text: `“${f.title}”${f.date ? `, ${dateLabel(f.date)}` : ''}` }),
+            h('small', { text: `${t('adopt.folderTitle', { title: f.title })}${f.date ? `, ${dateLabel(f.date)}` : ''}` }),
           ),
         ),
       ),
@@ -139,12 +138,12 @@ export async function renderAdoptable(container, adopted) {
             on: {
               click: () => {
                 const paths = selected();
-                if (paths.length === 0) notify('Tick the folders to make albums of, or “All”.', { error: true });
+                if (paths.length === 0) notify(t('adopt.tick'), { error: true });
                 else void adopt(paths);
               },
             },
           },
-          'Make albums…',
+          t('adopt.makeAlbumsMore'),
         ),
       ),
     ),

@@ -4,15 +4,20 @@ import { albumOrderSection } from './album-order.js';
 import { encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
 import { mediaSection } from './photo-actions.js';
 import { publicBaseUrl } from './settings.js';
-import { countOf } from './text.js';
 import { sharingSection } from './sharing.js';
 import { albumUploader } from './upload.js';
+import { locale, t } from '../strings.js';
 
-const STYLES = ['grid', 'masonry', 'single'];
+/** album.json `style`: its values and what the owner reads. */
+const STYLES = [
+  ['grid', 'editor.styleGrid'],
+  ['masonry', 'editor.styleMasonry'],
+  ['single', 'editor.styleSingle'],
+];
 /** album.json `sort` (docs/api.md#albumjson): its values and what the owner reads. */
 const SORTS = [
-  ['name', 'File name'],
-  ['date', 'Date taken'],
+  ['name', 'editor.sortName'],
+  ['date', 'editor.sortDate'],
 ];
 
 /**
@@ -51,13 +56,13 @@ export function renderAlbumEditor(panel, album, events) {
       { class: 'panel-head' },
       h('h2', { text: album.title }),
       h('span', { class: 'path', text: album.path }),
-      h('a', { class: 'view-on-site', href: `${publicBaseUrl()}/photos/${encodePath(album.path)}`, target: '_blank', rel: 'noopener' }, 'View on site'),
-      h('button', { type: 'button', class: 'small', on: { click: () => events.newChild(album.path) } }, 'New child album'),
+      h('a', { class: 'view-on-site', href: `${publicBaseUrl()}/photos/${encodePath(album.path)}`, target: '_blank', rel: 'noopener' }, t('editor.viewOnSite')),
+      h('button', { type: 'button', class: 'small', on: { click: () => events.newChild(album.path) } }, t('editor.newChild')),
     ),
     settingsForm(album, save),
     albumOrderSection(album.path, events.albums(), events.treeChanged),
     sharingSection(album, { save, reload }),
-    h('section', {}, h('h3', { text: 'Upload' }), uploaderFor(album.path, reload)),
+    h('section', {}, h('h3', { text: t('editor.upload') }), uploaderFor(album.path, reload)),
     mediaSection(album, { save, reload, albums: events.albums }),
     cacheSection(album),
     dangerSection(album, url, events),
@@ -67,59 +72,57 @@ export function renderAlbumEditor(panel, album, events) {
 function settingsForm(album, save) {
   const field = (input, label) => h('label', {}, label, input);
   const title = h('input', { name: 'title', value: album.title, required: true });
-  const password = h('input', { name: 'password', value: album.password ?? '', autocomplete: 'off', placeholder: 'none', spellcheck: 'false' });
+  const password = h('input', { name: 'password', value: album.password ?? '', autocomplete: 'off', placeholder: t('editor.none'), spellcheck: 'false' });
   const description = h('textarea', {
     name: 'description',
     value: album.description ?? '',
     maxlength: 5000,
     rows: 3,
-    placeholder: 'Shown under the title on the album page',
+    placeholder: t('editor.descriptionHint'),
   });
   // Text, not a date picker: an album's date may be a month or a year (`2019-07`, `2019`), as adopted folders get.
   const date = h('input', {
     name: 'date',
     value: album.date ?? '',
     pattern: '\\d{4}(-\\d{2}(-\\d{2})?)?',
-    placeholder: '2019-07-14, 2019-07 or 2019',
+    placeholder: t('editor.datePlaceholder'),
     inputmode: 'numeric',
     spellcheck: 'false',
   });
   const style = h(
     'select',
     { name: 'style' },
-    STYLES.map((s) => h('option', { value: s, selected: s === album.style }, s)),
+    STYLES.map(([value, label]) => h('option', { value, selected: value === album.style }, t(label))),
   );
   const sort = h(
     'select',
-    { name: 'sort', title: 'Date taken: from the camera (EXIF), else the file time; ties by file name' },
-    SORTS.map(([value, label]) => h('option', { value, selected: value === album.sort }, label)),
+    { name: 'sort', title: t('editor.sortHelp') },
+    SORTS.map(([value, label]) => h('option', { value, selected: value === album.sort }, t(label))),
   );
   const check = (name, label, help) => h('label', { class: 'check', title: help }, h('input', { type: 'checkbox', name, checked: album[name] }), label);
   const location = locationSwitch(album, save);
   const form = h(
     'form',
-    { class: 'stack', 'aria-label': 'Album settings' },
+    { class: 'stack', 'aria-label': t('editor.settingsForm') },
     h(
       'div',
       { class: 'grid-form' },
-      field(title, 'Title'),
-      field(password, 'Password (empty: none)'),
-      field(style, 'Layout'),
-      field(sort, 'Order of photos'),
-      field(date, 'Date (shown in the header)'),
+      field(title, t('editor.title')),
+      field(password, t('editor.password')),
+      field(style, t('editor.layout')),
+      field(sort, t('editor.order')),
+      field(date, t('editor.date')),
     ),
-    field(description, 'Description'),
+    field(description, t('editor.description')),
     h(
       'div',
       { class: 'row' },
-      check('hidden', 'Hidden', 'Left out of listings, still reachable by its address'),
-      check('isCollection', 'Collection', 'The album page shows its child albums as cards'),
+      check('hidden', t('editor.hidden'), t('editor.hiddenHelp')),
+      check('isCollection', t('editor.collection'), t('editor.collectionHelp')),
     ),
     location.row,
-    album.protected && !album.password
-      ? h('p', { class: 'explain warn', text: 'Locked by the password of an album above it: unlocking that one opens this one too.' })
-      : null,
-    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, 'Save settings')),
+    album.protected && !album.password ? h('p', { class: 'explain warn', text: t('editor.lockedAbove') }) : null,
+    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, t('editor.saveSettings'))),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -138,10 +141,10 @@ function settingsForm(album, save) {
         // Sent only once changed: an album that follows the one above keeps following it.
         ...location.patch(),
       },
-      'Settings saved',
+      t('editor.settingsSaved'),
     );
   });
-  return h('section', {}, h('h3', { text: 'Settings' }), form);
+  return h('section', {}, h('h3', { text: t('editor.settings') }), form);
 }
 
 /**
@@ -153,29 +156,28 @@ function locationSwitch(album, save) {
   const own = album.hideLocation;
   const input = h('input', { type: 'checkbox', name: 'hideLocation', checked: own ?? album.inheritedHideLocation });
   let touched = false;
-  const state = (on) => (on ? 'on' : 'off');
+  const state = (on) => t(on ? 'editor.on' : 'editor.off');
   // An album with none above it inherits nothing: unset is the default, off.
-  const inherited = album.parent === null ? 'off by default' : `follows the albums above (${state(album.inheritedHideLocation)})`;
+  const inherited = album.parent === null ? t('editor.offByDefault') : t('editor.followsAbove', { state: state(album.inheritedHideLocation) });
   const note = h('span', {
     class: 'explain',
-    text: own === null ? `Not set here: ${inherited}.` : `Set here (${state(own)}), for this album and the albums below it that have no setting of their own.`,
+    text: own === null ? t('editor.notSetHere', { inherited }) : t('editor.setHere', { state: state(own) }),
   });
   input.addEventListener('change', () => {
     touched = true;
-    note.textContent = `Set here (${state(input.checked)}) once saved.`;
+    note.textContent = t('editor.setHereOnceSaved', { state: state(input.checked) });
   });
   const follow =
     own === null
       ? null
       : h(
           'button',
-          { type: 'button', class: 'small', on: { click: () => save({ hideLocation: null }, 'Location setting removed from this album') } },
-          album.parent === null ? 'Back to the default' : 'Follow the albums above',
+          { type: 'button', class: 'small', on: { click: () => save({ hideLocation: null }, t('editor.locationRemoved')) } },
+          t(album.parent === null ? 'editor.backToDefault' : 'editor.followAbove'),
         );
-  const help =
-    'Visitors get originals, videos and downloads without the GPS position and place names they carry (the files on disk keep them). Thumbnails never carry them.';
+  const help = t('editor.locationHelp');
   return {
-    row: h('div', { class: 'row' }, h('label', { class: 'check', title: help }, input, 'Hide where photos were taken'), note, follow),
+    row: h('div', { class: 'row' }, h('label', { class: 'check', title: help }, input, t('editor.hideLocation')), note, follow),
     patch: () => (touched ? { hideLocation: input.checked } : {}),
   };
 }
@@ -184,7 +186,7 @@ function cacheSection(album) {
   const url = `/api/cache/album/${encodePath(album.path)}`;
   const out = h('span', { class: 'explain', text: '…' });
   const show = (stats) => {
-    out.textContent = `${countOf(stats.files, 'thumbnail')}, ${formatBytes(stats.bytes)}`;
+    out.textContent = `${t('editor.thumbnails', { count: stats.files })}, ${formatBytes(stats.bytes, locale())}`;
   };
   api('GET', url).then(show, (err) => {
     out.textContent = err.message;
@@ -192,7 +194,7 @@ function cacheSection(album) {
   const clear = async () => {
     try {
       show(await api('DELETE', url));
-      notify('Thumbnails of this album cleared');
+      notify(t('editor.cacheCleared'));
     } catch (err) {
       notify(err.message, { error: true });
     }
@@ -200,22 +202,17 @@ function cacheSection(album) {
   return h(
     'section',
     {},
-    h('h3', { text: 'Thumbnail cache' }),
-    h('div', { class: 'row' }, out, h('button', { type: 'button', class: 'small', on: { click: clear } }, 'Clear')),
+    h('h3', { text: t('editor.cache') }),
+    h('div', { class: 'row' }, out, h('button', { type: 'button', class: 'small', on: { click: clear } }, t('common.clear'))),
   );
 }
 
 function dangerSection(album, url, events) {
   const remove = async () => {
-    if (
-      !window.confirm(
-        `Delete “${album.title}” (${album.path}) and everything in it, child albums included?\n\nThe folder is moved to ALBUMS_DIR/.trash/, nothing is destroyed.`,
-      )
-    )
-      return;
+    if (!window.confirm(t('editor.confirmDelete', { title: album.title, path: album.path }))) return;
     try {
       const answer = await api('DELETE', url);
-      notify(`Moved to ${answer.trashedTo}`);
+      notify(t('editor.movedTo', { path: answer.trashedTo }));
       events.deleted();
     } catch (err) {
       notify(err.message, { error: true });
@@ -224,12 +221,12 @@ function dangerSection(album, url, events) {
   return h(
     'section',
     {},
-    h('h3', { text: 'Delete' }),
+    h('h3', { text: t('editor.delete') }),
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'danger', on: { click: remove } }, 'Delete album'),
-      h('span', { class: 'explain', text: 'Moves the album folder to .trash inside the albums folder.' }),
+      h('button', { type: 'button', class: 'danger', on: { click: remove } }, t('editor.deleteAlbum')),
+      h('span', { class: 'explain', text: t('editor.deleteHelp') }),
     ),
   );
 }

@@ -3,6 +3,7 @@
 // each album's `order`: 1, 2, 3…), and the gallery lists them so.
 import { api } from './api.js';
 import { h, notify } from './dom.js';
+import { t } from '../strings.js';
 
 const parentOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 const nameOf = (path) => path.slice(path.lastIndexOf('/') + 1);
@@ -30,7 +31,7 @@ export function albumOrderSection(parentPath, albums, onSaved) {
   const atTop = parentPath === '';
   const list = h('ol', {
     class: 'order-list',
-    'aria-label': atTop ? 'Albums at the top, in the order the gallery shows them' : 'Child albums, in the order the gallery shows them',
+    'aria-label': t(atTop ? 'order.topLabel' : 'order.childLabel'),
   });
 
   // One save at a time, each sending the list as it is when its turn comes: quick ↑ ↑ ↑ end
@@ -41,7 +42,7 @@ export function albumOrderSection(parentPath, albums, onSaved) {
       const names = [...list.children].map((li) => nameOf(/** @type {HTMLElement} */ (li).dataset.path));
       try {
         await api('PUT', '/api/album-order', { parent: parentPath, albums: names });
-        notify('Order saved');
+        notify(t('order.saved'));
         onSaved();
       } catch (err) {
         notify(err.message, { error: true });
@@ -78,8 +79,16 @@ export function albumOrderSection(parentPath, albums, onSaved) {
       h('span', { class: 'drag-handle', 'aria-hidden': 'true', text: '⠿' }),
       h('span', { class: 'order-title', text: album.title }),
       h('span', { class: 'hint', text: nameOf(album.path) }),
-      h('button', { type: 'button', class: 'small', dataset: { move: '-1' }, 'aria-label': `Move ${album.title} up`, on: { click: () => move(li, -1) } }, '↑'),
-      h('button', { type: 'button', class: 'small', dataset: { move: '1' }, 'aria-label': `Move ${album.title} down`, on: { click: () => move(li, 1) } }, '↓'),
+      h(
+        'button',
+        { type: 'button', class: 'small', dataset: { move: '-1' }, 'aria-label': t('order.moveUp', { title: album.title }), on: { click: () => move(li, -1) } },
+        '↑',
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'small', dataset: { move: '1' }, 'aria-label': t('order.moveDown', { title: album.title }), on: { click: () => move(li, 1) } },
+        '↓',
+      ),
     );
     li.addEventListener('dragstart', (e) => {
       dragged = li;
@@ -110,10 +119,10 @@ export function albumOrderSection(parentPath, albums, onSaved) {
   return h(
     'section',
     { class: 'order-section' },
-    h('h3', { text: atTop ? 'Order of the albums at the top' : 'Order of the child albums' }),
-    h('p', { class: 'hint', text: 'Drag an album to its place, or use ↑ and ↓. Saved at once; the gallery lists them in this order.' }),
+    h('h3', { text: t(atTop ? 'order.topTitle' : 'order.childTitle') }),
+    h('p', { class: 'hint', text: t('order.hint') }),
     // Folders are ordered by name, years newest first (server/core/albums/scan.ts): nothing to arrange there.
-    atTop ? h('p', { class: 'hint', text: 'On the Photos page, folders (years, categories) come first, newest year first; these albums follow them.' }) : null,
+    atTop ? h('p', { class: 'hint', text: t('order.foldersFirst') }) : null,
     list,
   );
 }

@@ -1,6 +1,7 @@
 // The album tree on the left, built from the flat list of /api/albums (folders such as years
 // and categories are implied by the paths).
 import { h, replaceChildren } from './dom.js';
+import { t } from '../strings.js';
 
 function buildTree(albums) {
   const root = { name: '', path: '', album: null, children: new Map() };
@@ -19,12 +20,12 @@ function buildTree(albums) {
 function badges(album) {
   return [
     album.password
-      ? h('span', { class: 'badge lock', title: 'Has a password', text: 'password' })
+      ? h('span', { class: 'badge lock', title: t('tree.hasPassword'), text: t('tree.password') })
       : album.protected
-        ? h('span', { class: 'badge lock', title: 'Locked by a parent album’s password', text: 'locked' })
+        ? h('span', { class: 'badge lock', title: t('tree.lockedAbove'), text: t('tree.locked') })
         : null,
-    album.allowAnonymous ? h('span', { class: 'badge', title: 'Opens with its share link', text: 'shared' }) : null,
-    album.hidden ? h('span', { class: 'badge hidden-badge', title: 'Left out of listings', text: 'hidden' }) : null,
+    album.allowAnonymous ? h('span', { class: 'badge', title: t('tree.sharedTitle'), text: t('tree.shared') }) : null,
+    album.hidden ? h('span', { class: 'badge hidden-badge', title: t('tree.hiddenTitle'), text: t('tree.hidden') }) : null,
   ];
 }
 
@@ -63,7 +64,7 @@ function renderNode(node, selected, onSelect) {
 
 export function renderAlbumTree(container, albums, selected, onSelect) {
   if (albums.length === 0) {
-    replaceChildren(container, h('p', { class: 'empty', text: 'No albums yet.' }));
+    replaceChildren(container, h('p', { class: 'empty', text: t('tree.noAlbums') }));
     return;
   }
   // The top of the tree (path ''): opens the order of the albums that sit directly at the top.
@@ -76,7 +77,7 @@ export function renderAlbumTree(container, albums, selected, onSelect) {
       dataset: { path: '' },
       on: { click: () => onSelect('') },
     },
-    'All albums',
+    t('tree.allAlbums'),
   );
   replaceChildren(container, top, renderNode(buildTree(albums), selected, onSelect));
 }

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { encodePath, h, notify, replaceChildren } from './dom.js';
 import { publicBaseUrl } from './settings.js';
 import { slugOf } from './text.js';
+import { t } from '../strings.js';
 
 let albums = [];
 let selected = null;
@@ -62,7 +63,7 @@ export async function selectAlbum(path) {
     },
     deleted: async () => {
       selected = null;
-      replaceChildren(panel, h('p', { class: 'empty', text: 'Album deleted.' }));
+      replaceChildren(panel, h('p', { class: 'empty', text: t('albums.deleted') }));
       await loadAlbums();
     },
     newChild: (p) => openNewAlbumDialog(`${p}/`),
@@ -79,21 +80,15 @@ function renderFolder(panel, path) {
   const atTop = path === '';
   const order = albumOrderSection(path, albums, () => void loadAlbums());
   const count = childAlbumsOf(path, albums).length;
-  const nothingToOrder = atTop
-    ? count === 1
-      ? 'One album sits directly at the top: nothing to order. Folders (years, categories) are listed first on the Photos page, newest year first.'
-      : 'No album sits directly at the top: every album is in a folder (a year, a category). Open a folder on the left to order its albums.'
-    : count === 1
-      ? 'One album in this folder: nothing to order.'
-      : 'No albums directly in this folder.';
+  const nothingToOrder = t(atTop ? (count === 1 ? 'albums.topOne' : 'albums.topNone') : count === 1 ? 'albums.folderOne' : 'albums.folderNone');
   replaceChildren(
     panel,
     h(
       'div',
       { class: 'panel-head' },
-      h('h2', { text: atTop ? 'All albums' : path.slice(path.lastIndexOf('/') + 1) }),
-      h('span', { class: 'path', text: atTop ? 'Top of the albums directory' : `Folder ${path}` }),
-      h('button', { type: 'button', class: 'small', on: { click: () => openNewAlbumDialog(atTop ? '' : `${path}/`) } }, 'New album here'),
+      h('h2', { text: atTop ? t('albums.all') : path.slice(path.lastIndexOf('/') + 1) }),
+      h('span', { class: 'path', text: atTop ? t('albums.top') : t('albums.folder', { path }) }),
+      h('button', { type: 'button', class: 'small', on: { click: () => openNewAlbumDialog(atTop ? '' : `${path}/`) } }, t('albums.newHere')),
     ),
     order ?? h('p', { class: 'explain', text: nothingToOrder }),
   );
@@ -126,7 +121,9 @@ function openNewAlbumDialog(prefix = '') {
 function showAddress() {
   const { form, field } = newAlbumDialog();
   const path = field('path').value.trim().replace(/\/+$/, '');
-  /** @type {HTMLElement} */ (form.querySelector('.address-preview')).textContent = path ? `Address: ${publicBaseUrl()}/photos/${encodePath(path)}` : '';
+  /** @type {HTMLElement} */ (form.querySelector('.address-preview')).textContent = path
+    ? t('albums.address', { url: `${publicBaseUrl()}/photos/${encodePath(path)}` })
+    : '';
 }
 
 /** "Beach Day" typed as the title makes the path's last folder "beach-day", unless the path was typed by hand. */
@@ -157,7 +154,7 @@ export function initAlbums() {
       return;
     }
     dialog.close();
-    notify(`Album ${path} created`);
+    notify(t('albums.created', { path }));
     await loadAlbums();
     await selectAlbum(path);
   });

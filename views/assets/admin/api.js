@@ -1,4 +1,5 @@
 // The admin's JSON API, as the page uses it. Every error answer is {"error": "..."}.
+import { t } from '../strings.js';
 
 export class ApiError extends Error {
   constructor(status, message, body) {
@@ -49,10 +50,10 @@ export function uploadFile(url, file, onProgress) {
         body = null;
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
-      else reject(new ApiError(xhr.status, body?.error ?? `Upload failed (${xhr.status})`, body));
+      else reject(new ApiError(xhr.status, body?.error ?? t('api.uploadFailed', { status: xhr.status }), body));
     });
-    xhr.addEventListener('error', () => reject(new ApiError(0, 'Network error during the upload')));
-    xhr.addEventListener('abort', () => reject(new ApiError(0, 'Upload cancelled')));
+    xhr.addEventListener('error', () => reject(new ApiError(0, t('api.network'))));
+    xhr.addEventListener('abort', () => reject(new ApiError(0, t('api.cancelled'))));
     const form = new FormData();
     form.append('files', file, file.name);
     xhr.send(form);

@@ -2,11 +2,11 @@
 import { api, uploadFile } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
 import { acceptOf } from './media-types.js';
-import { countOf } from './text.js';
+import { locale, t } from '../strings.js';
 
 const FOLDERS = [
-  ['hero', 'Hero images', 'The large image across the home page: choose which one it shows (the first by name until you do).'],
-  ['cards', 'Card images', 'Images of the home page cards; pick one in a card’s “Image” field (Home page tab).'],
+  ['hero', 'assets.heroTitle', 'assets.heroHelp'],
+  ['cards', 'assets.cardsTitle', 'assets.cardsHelp'],
 ];
 
 /** A site image's preview: its thumbnail, never the original (routes/thumbnail-previews.ts on the server). */
@@ -18,18 +18,13 @@ function heroChoice(name, hero, render) {
   input.addEventListener('change', async () => {
     try {
       await api('PUT', '/api/home/hero', { image: name });
-      notify(`${name} is now the home page’s hero image`);
+      notify(t('assets.nowHero', { name }));
     } catch (err) {
       notify(err.message, { error: true });
     }
     await render();
   });
-  return h(
-    'label',
-    { class: 'check hero-choice' },
-    input,
-    hero.shown === name ? (hero.image ? 'Shown on the home page' : 'Shown (first by name)') : 'Show on the home page',
-  );
+  return h('label', { class: 'check hero-choice' }, input, t(hero.shown === name ? (hero.image ? 'assets.shown' : 'assets.shownFirst') : 'assets.show'));
 }
 
 function uploadButton(label, url, { multiple, accept, onDone }) {
@@ -46,7 +41,7 @@ function uploadButton(label, url, { multiple, accept, onDone }) {
         notify(`${file.name}: ${err.body?.results?.[0]?.error ?? err.message}`, { error: true });
       }
     }
-    if (stored > 0) notify(`${countOf(stored, 'image')} uploaded`);
+    if (stored > 0) notify(t('assets.uploaded', { count: stored }));
     onDone();
   });
   return h('label', { class: 'row' }, label, input);
@@ -65,11 +60,11 @@ async function folderBlock(kind, title, help) {
     }
     replaceChildren(
       block,
-      h('h3', { text: title }),
-      h('p', { class: 'hint', text: help }),
-      uploadButton('Upload:', `/api/assets/${kind}`, { multiple: true, accept: acceptOf('web'), onDone: render }),
+      h('h3', { text: t(title) }),
+      h('p', { class: 'hint', text: t(help) }),
+      uploadButton(t('assets.upload'), `/api/assets/${kind}`, { multiple: true, accept: acceptOf('web'), onDone: render }),
       files.length === 0
-        ? h('p', { class: 'empty', text: 'No images yet.' })
+        ? h('p', { class: 'empty', text: t('assets.none') })
         : h(
             'div',
             { class: 'asset-grid' },
@@ -81,8 +76,8 @@ async function folderBlock(kind, title, help) {
                 h(
                   'figcaption',
                   {},
-                  h('span', { text: `${f.name} · ${formatBytes(f.size)}` }),
-                  h('button', { type: 'button', class: 'danger small', on: { click: () => remove(f.name) } }, 'Delete'),
+                  h('span', { text: `${f.name} · ${formatBytes(f.size, locale())}` }),
+                  h('button', { type: 'button', class: 'danger small', on: { click: () => remove(f.name) } }, t('common.delete')),
                 ),
                 hero ? heroChoice(f.name, hero, render) : null,
               ),
@@ -91,10 +86,10 @@ async function folderBlock(kind, title, help) {
     );
   };
   const remove = async (name) => {
-    if (!window.confirm(`Delete ${name}? It is moved to CONTENT_DIR/.trash/.`)) return;
+    if (!window.confirm(t('assets.confirmDelete', { name }))) return;
     try {
       await api('DELETE', `/api/assets/${kind}?name=${encodeURIComponent(name)}`);
-      notify(`${name} deleted`);
+      notify(t('assets.deleted', { name }));
     } catch (err) {
       notify(err.message, { error: true });
     }
@@ -112,17 +107,14 @@ async function landingBlock() {
     notify(err.message, { error: true });
   }
   const preview = current[0]
-    ? h('img', { class: 'landing-preview', alt: 'Current landing image', src: previewOf('landing', current[0]).replace('size=small', 'size=medium') })
-    : h('p', { class: 'empty', text: 'No landing image yet.' });
+    ? h('img', { class: 'landing-preview', alt: t('assets.currentLanding'), src: previewOf('landing', current[0]).replace('size=small', 'size=medium') })
+    : h('p', { class: 'empty', text: t('assets.noLanding') });
   return h(
     'div',
     { class: 'card-box asset-block' },
-    h('h3', { text: 'Landing image' }),
-    h('p', {
-      class: 'hint',
-      text: 'The image of the first page. It is stored as landing.jpg (converted to JPEG, upright, without EXIF or GPS, at most 3840 px).',
-    }),
-    uploadButton('Replace:', '/api/assets/landing', { multiple: false, accept: acceptOf('image'), onDone: () => renderAssetManager() }),
+    h('h3', { text: t('assets.landing') }),
+    h('p', { class: 'hint', text: t('assets.landingHelp') }),
+    uploadButton(t('assets.replace'), '/api/assets/landing', { multiple: false, accept: acceptOf('image'), onDone: () => renderAssetManager() }),
     preview,
   );
 }

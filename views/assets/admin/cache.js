@@ -2,35 +2,44 @@
 // button to clear them all.
 import { api } from './api.js';
 import { formatBytes, h, notify, replaceChildren } from './dom.js';
-import { countOf } from './text.js';
+import { locale, t } from '../strings.js';
+
+/** Sizes as the owner's language writes them. */
+const size = (bytes) => formatBytes(bytes, locale());
+/** A preset's name (server/core/media-catalogue.ts), in words where the catalogue has them. */
+const presetName = (preset) => (['small', 'tile', 'row', 'medium', 'large'].includes(preset) ? t(`cache.${preset}`) : preset);
 
 function table(stats) {
   return h(
     'table',
     { class: 'cache-table' },
-    h('thead', {}, h('tr', {}, h('th', { text: 'Size' }), h('th', { class: 'num', text: 'Files' }), h('th', { class: 'num', text: 'Bytes' }))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', { text: t('cache.size') }), h('th', { class: 'num', text: t('cache.files') }), h('th', { class: 'num', text: t('cache.bytes') })),
+    ),
     h(
       'tbody',
       {},
-      Object.entries(stats.sizes).map(([size, u]) =>
-        h('tr', {}, h('td', { text: size }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: formatBytes(u.bytes) })),
+      Object.entries(stats.sizes).map(([preset, u]) =>
+        h('tr', {}, h('td', { text: presetName(preset) }), h('td', { class: 'num', text: u.files }), h('td', { class: 'num', text: size(u.bytes) })),
       ),
-      h('tr', {}, h('th', { text: 'All' }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: formatBytes(stats.bytes) })),
+      h('tr', {}, h('th', { text: t('cache.all') }), h('th', { class: 'num', text: stats.files }), h('th', { class: 'num', text: size(stats.bytes) })),
       // Remuxes and H.264 renditions of videos browsers cannot all play as they are.
       h(
         'tr',
         {},
-        h('td', { text: 'web videos' }),
+        h('td', { text: t('cache.webVideos') }),
         h('td', { class: 'num', text: stats.webVideo.files }),
-        h('td', { class: 'num', text: formatBytes(stats.webVideo.bytes) }),
+        h('td', { class: 'num', text: size(stats.webVideo.bytes) }),
       ),
       // Full-size JPEGs of HEIC and TIFF photos, made when a visitor asks for full resolution.
       h(
         'tr',
         {},
-        h('td', { text: 'full-size JPEGs' }),
+        h('td', { text: t('cache.fullSize') }),
         h('td', { class: 'num', text: stats.fullSize.files }),
-        h('td', { class: 'num', text: formatBytes(stats.fullSize.bytes) }),
+        h('td', { class: 'num', text: size(stats.fullSize.bytes) }),
       ),
     ),
   );
@@ -46,12 +55,19 @@ export async function renderCacheStats() {
     return;
   }
   const clear = async () => {
-    if (!window.confirm('Remove every cached thumbnail, web video and full-size JPEG?')) return;
+    if (!window.confirm(t('cache.confirmClear'))) return;
     try {
       const answer = await api('DELETE', '/api/cache/stats');
       const { removed } = answer;
       notify(
-        `Removed ${countOf(removed.files, 'thumbnail')} (${formatBytes(removed.bytes)}), ${countOf(removed.webVideo.files, 'web video')} (${formatBytes(removed.webVideo.bytes)}) and ${countOf(removed.fullSize.files, 'full-size JPEG')} (${formatBytes(removed.fullSize.bytes)})`,
+        t('cache.removed', {
+          thumbnails: t('cache.thumbnails', { count: removed.files }),
+          thumbnailBytes: size(removed.bytes),
+          webVideos: t('cache.webVideoCount', { count: removed.webVideo.files }),
+          webVideoBytes: size(removed.webVideo.bytes),
+          fullSize: t('cache.fullSizeCount', { count: removed.fullSize.files }),
+          fullSizeBytes: size(removed.fullSize.bytes),
+        }),
       );
     } catch (err) {
       notify(err.message, { error: true });
@@ -64,9 +80,9 @@ export async function renderCacheStats() {
     h(
       'div',
       { class: 'row spaced' },
-      h('button', { type: 'button', on: { click: renderCacheStats } }, 'Refresh'),
-      h('button', { type: 'button', class: 'danger', on: { click: clear } }, 'Clear all thumbnails and web videos'),
+      h('button', { type: 'button', on: { click: renderCacheStats } }, t('cache.refresh')),
+      h('button', { type: 'button', class: 'danger', on: { click: clear } }, t('cache.clearAll')),
     ),
-    h('p', { class: 'hint', text: 'One album’s thumbnails can be cleared from its page in the Albums tab.' }),
+    h('p', { class: 'hint', text: t('cache.hint') }),
   );
 }

@@ -3,6 +3,7 @@
 
 // Sizes as the public site writes them (one rule for both: views/assets/byte-size.js).
 export { formatBytes } from '../byte-size.js';
+import { t } from '../strings.js';
 
 /**
  * h('button', { class: 'primary', on: { click } }, 'Save')
@@ -66,5 +67,5 @@ export async function copyText(text, input) {
     input?.select();
     document.execCommand('copy');
   }
-  notify('Copied to the clipboard');
+  notify(t('common.copied'));
 }

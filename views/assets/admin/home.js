@@ -1,12 +1,14 @@
 // The Home page tab: the intro text and the cards of CONTENT_DIR/home.json.
 import { api } from './api.js';
 import { h, notify, replaceChildren } from './dom.js';
+import { t } from '../strings.js';
 
+/** A card's fields: name, label (a key of the catalogue's `admin` part), element. */
 const CARD_FIELDS = [
-  ['title', 'Title', 'input'],
-  ['description', 'Description', 'textarea'],
-  ['image', 'Image (from Site images › Card images)', 'select'],
-  ['link', 'Link: a page of this site (/photos/…) or an http(s):// address', 'input'],
+  ['title', 'home.title', 'input'],
+  ['description', 'home.description', 'textarea'],
+  ['image', 'home.image', 'select'],
+  ['link', 'home.link', 'input'],
 ];
 
 const previewOf = (name) => `/previews/site/cards/${encodeURIComponent(name)}?size=small`;
@@ -17,10 +19,10 @@ function imagePicker(current, images) {
   const select = h(
     'select',
     { name: 'image' },
-    h('option', { value: '', text: 'No image', selected: !current }),
+    h('option', { value: '', text: t('home.noImage'), selected: !current }),
     names.map((n) => h('option', { value: n, text: n, selected: n === current })),
     // A name that is no longer there (deleted since): kept visible, so saving does not silently drop it.
-    current && !names.includes(current) ? h('option', { value: current, text: `${current} (missing)`, selected: true }) : null,
+    current && !names.includes(current) ? h('option', { value: current, text: t('home.missing', { name: current }), selected: true }) : null,
   );
   const img = h('img', { class: 'card-image-preview', alt: '', hidden: !current });
   const show = () => {
@@ -46,16 +48,16 @@ async function act(promise, message) {
 function introForm(intro) {
   const form = h(
     'form',
-    { class: 'stack', 'aria-label': 'Intro' },
-    h('label', {}, 'Title', h('input', { name: 'title', value: intro.title })),
-    h('label', {}, 'Text', h('textarea', { name: 'body', value: intro.body })),
-    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, 'Save intro')),
+    { class: 'stack', 'aria-label': t('home.intro') },
+    h('label', {}, t('home.title'), h('input', { name: 'title', value: intro.title })),
+    h('label', {}, t('home.text'), h('textarea', { name: 'body', value: intro.body })),
+    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, t('home.saveIntro'))),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    act(api('PUT', '/api/home/intro', { title: form.elements.title.value, body: form.elements.body.value }), 'Intro saved').catch(() => {});
+    act(api('PUT', '/api/home/intro', { title: form.elements.title.value, body: form.elements.body.value }), t('home.introSaved')).catch(() => {});
   });
-  return h('div', { class: 'card-box' }, h('h3', { text: 'Intro' }), form);
+  return h('div', { class: 'card-box' }, h('h3', { text: t('home.intro') }), form);
 }
 
 function cardForm(card, { index, count, reload, images }) {
@@ -65,9 +67,9 @@ function cardForm(card, { index, count, reload, images }) {
     CARD_FIELDS.map(([name, label, tag]) => {
       if (tag === 'select') {
         const picker = imagePicker(card?.image ?? '', images);
-        return h('label', {}, label, picker.select, picker.preview);
+        return h('label', {}, t(label), picker.select, picker.preview);
       }
-      return h('label', {}, label, h(tag, { name, value: card?.[name] ?? '', required: name === 'title' }));
+      return h('label', {}, t(label), h(tag, { name, value: card?.[name] ?? '', required: name === 'title' }));
     }),
     h(
       'div',
@@ -76,26 +78,26 @@ function cardForm(card, { index, count, reload, images }) {
         ? [
             h('button', { type: 'button', class: 'small', disabled: index === 0, on: { click: () => move(-1) } }, '↑'),
             h('button', { type: 'button', class: 'small', disabled: index === count - 1, on: { click: () => move(1) } }, '↓'),
-            h('button', { type: 'button', class: 'danger small', on: { click: remove } }, 'Delete'),
+            h('button', { type: 'button', class: 'danger small', on: { click: remove } }, t('common.delete')),
           ]
         : null,
-      h('button', { type: 'submit', class: 'primary' }, card ? 'Save card' : 'Add card'),
+      h('button', { type: 'submit', class: 'primary' }, t(card ? 'home.saveCard' : 'home.addCard')),
     ),
   );
   const values = () => Object.fromEntries(CARD_FIELDS.map(([name]) => [name, form.elements[name].value]));
   const url = () => `/api/home/cards?id=${encodeURIComponent(card.id)}`;
   async function move(delta) {
-    await act(api('PUT', url(), { position: index + delta }), 'Card moved').catch(() => {});
+    await act(api('PUT', url(), { position: index + delta }), t('home.cardMoved')).catch(() => {});
     reload();
   }
   async function remove() {
-    if (!window.confirm(`Delete the card “${card.title}”?`)) return;
-    await act(api('DELETE', url()), 'Card deleted').catch(() => {});
+    if (!window.confirm(t('home.confirmDelete', { title: card.title }))) return;
+    await act(api('DELETE', url()), t('home.cardDeleted')).catch(() => {});
     reload();
   }
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const ok = await (card ? act(api('PUT', url(), values()), 'Card saved') : act(api('POST', '/api/home/cards', values()), 'Card added')).then(
+    const ok = await (card ? act(api('PUT', url(), values()), t('home.cardSaved')) : act(api('POST', '/api/home/cards', values()), t('home.cardAdded'))).then(
       () => true,
       () => false,
     );
@@ -119,7 +121,7 @@ export async function renderHomeEditor() {
   replaceChildren(
     container,
     introForm(intro),
-    h('h3', { class: 'spaced', text: `Cards (${cards.length})` }),
+    h('h3', { class: 'spaced', text: t('home.cards', { count: cards.length }) }),
     h(
       'div',
       { class: 'cards-list' },

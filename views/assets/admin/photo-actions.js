@@ -4,7 +4,7 @@
 // Every action is one call of the admin API (docs/api.md#admin-server).
 import { api } from './api.js';
 import { encodePath, formatBytes, h, notify, replaceChildren } from './dom.js';
-import { countsOf } from './text.js';
+import { locale, t } from '../strings.js';
 
 /** A Live Photo's movie is shown with its still, never as a tile of its own. */
 const isLiveMovie = (m) => m.kind === 'video' && m.livePair !== null;
@@ -16,9 +16,9 @@ const extensionOf = (name) => {
 
 /** How "Rotate" turns each kind of file (the server says which applies: `turnedBy`, docs/api.md#rotations). */
 const TURN_HINTS = {
-  'exif-orientation': 'Turned losslessly, through its orientation tag.',
-  'album-rotation': 'The original stays as it is (downloads too); the gallery shows it turned.',
-  'display-matrix': 'Turned without re-encoding, through its display matrix.',
+  'exif-orientation': 'media.turnExif',
+  'album-rotation': 'media.turnAlbum',
+  'display-matrix': 'media.turnMatrix',
 };
 
 /**
@@ -27,22 +27,19 @@ const TURN_HINTS = {
  */
 export function mediaSection(album, ctx) {
   const tiles = album.media.filter((m) => !isLiveMovie(m));
-  const heading = h('h3', {
-    text: `Media · ${
-      countsOf([
-        [album.photoCount, 'photo'],
-        [album.videoCount, 'video'],
-      ]) || 'none yet'
-    }`,
-  });
-  if (tiles.length === 0) return h('section', {}, heading, h('p', { class: 'empty', text: 'No photos or videos yet.' }));
+  const counts = [
+    album.photoCount ? t('media.photos', { count: album.photoCount }) : '',
+    album.videoCount ? t('media.videos', { count: album.videoCount }) : '',
+  ];
+  const heading = h('h3', { text: t('media.heading', { counts: counts.filter(Boolean).join(', ') || t('media.noneYet') }) });
+  if (tiles.length === 0) return h('section', {}, heading, h('p', { class: 'empty', text: t('media.empty') }));
   const dialog = photoDialog(album, ctx);
   const figures = tiles.map((m) => {
     const isCover = album.thumbnail === m.name;
     const badges = [
-      m.kind === 'video' ? h('span', { class: 'tile-badge', text: '▶ video' }) : null,
-      m.livePair ? h('span', { class: 'tile-badge', text: 'LIVE' }) : null,
-      isCover ? h('span', { class: 'tile-badge cover-badge', text: 'cover' }) : null,
+      m.kind === 'video' ? h('span', { class: 'tile-badge', text: t('media.videoBadge') }) : null,
+      m.livePair ? h('span', { class: 'tile-badge', text: t('media.liveBadge') }) : null,
+      isCover ? h('span', { class: 'tile-badge cover-badge', text: t('media.coverBadge') }) : null,
     ];
     return h(
       'figure',
@@ -53,7 +50,7 @@ export function mediaSection(album, ctx) {
           type: 'button',
           class: 'tile',
           title: m.caption ?? m.name,
-          'aria-label': `${m.name}: caption, rename, move, rotate, delete`,
+          'aria-label': t('media.tileLabel', { name: m.name }),
           on: { click: () => dialog.open(m) },
         },
         preview(m),
@@ -75,14 +72,10 @@ export function mediaSection(album, ctx) {
       { class: 'row' },
       heading,
       album.thumbnail
-        ? h(
-            'button',
-            { type: 'button', class: 'small', on: { click: () => ctx.save({ thumbnail: null }, 'Cover reset to the first photo') } },
-            'Use first photo as cover',
-          )
-        : h('span', { class: 'explain', text: 'Cover: the first photo (choose another in a photo’s panel).' }),
+        ? h('button', { type: 'button', class: 'small', on: { click: () => ctx.save({ thumbnail: null }, t('media.coverReset')) } }, t('media.useFirst'))
+        : h('span', { class: 'explain', text: t('media.coverFirst') }),
     ),
-    h('p', { class: 'hint', text: 'Click a photo or video to caption, rename, move, rotate or delete it.' }),
+    h('p', { class: 'hint', text: t('media.hint') }),
     h('div', { class: 'media-grid', id: 'media-grid' }, figures),
   );
 }
@@ -90,7 +83,7 @@ export function mediaSection(album, ctx) {
 /** The thumbnail, or a video's poster frame, with a placeholder when it cannot be made (a broken file). */
 function preview(m, size = 'small') {
   const img = h('img', { src: m.preview.replace('size=small', `size=${size}`), alt: m.caption ?? m.name, loading: 'lazy', decoding: 'async' });
-  img.addEventListener('error', () => img.replaceWith(h('span', { class: 'tile-missing', text: 'No preview' })), { once: true });
+  img.addEventListener('error', () => img.replaceWith(h('span', { class: 'tile-missing', text: t('media.noPreview') })), { once: true });
   return img;
 }
 
@@ -99,7 +92,7 @@ function photoDialog(album, ctx) {
   // One dialog for the page, kept when the album panel is drawn again behind it (after a caption or a rotation).
   let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById('photo-dialog'));
   if (!dialog) {
-    dialog = /** @type {HTMLDialogElement} */ (h('dialog', { id: 'photo-dialog', class: 'photo-dialog', 'aria-label': 'Photo or video' }));
+    dialog = /** @type {HTMLDialogElement} */ (h('dialog', { id: 'photo-dialog', class: 'photo-dialog', 'aria-label': t('media.dialog') }));
     document.body.append(dialog);
   }
 
@@ -121,24 +114,29 @@ function photoDialog(album, ctx) {
     const post = (action, body) => api('POST', `${url}?action=${action}`, body);
     const ext = extensionOf(m.name);
 
-    const caption = h('input', { name: 'caption', value: m.caption ?? '', maxlength: 1000, placeholder: 'Shown in the viewer and as alt text' });
-    const captionForm = h('form', { class: 'row' }, h('label', { class: 'grow' }, 'Caption', caption), h('button', { type: 'submit' }, 'Save caption'));
+    const caption = h('input', { name: 'caption', value: m.caption ?? '', maxlength: 1000, placeholder: t('media.captionHint') });
+    const captionForm = h(
+      'form',
+      { class: 'row' },
+      h('label', { class: 'grow' }, t('media.caption'), caption),
+      h('button', { type: 'submit' }, t('media.saveCaption')),
+    );
     captionForm.addEventListener('submit', (e) => {
       e.preventDefault();
-      void act(post('caption', { caption: caption.value }), caption.value.trim() ? 'Caption saved' : 'Caption removed', { close: false });
+      void act(post('caption', { caption: caption.value }), t(caption.value.trim() ? 'media.captionSaved' : 'media.captionRemoved'), { close: false });
     });
 
     const stem = h('input', { name: 'name', value: m.name.slice(0, m.name.length - ext.length), required: true, spellcheck: 'false' });
     const renameForm = h(
       'form',
       { class: 'row' },
-      h('label', { class: 'grow' }, 'Name', h('span', { class: 'row nowrap' }, stem, h('span', { class: 'ext', text: ext }))),
-      h('button', { type: 'submit' }, 'Rename'),
+      h('label', { class: 'grow' }, t('media.name'), h('span', { class: 'row nowrap' }, stem, h('span', { class: 'ext', text: ext }))),
+      h('button', { type: 'submit' }, t('media.rename')),
     );
     renameForm.addEventListener('submit', (e) => {
       e.preventDefault();
       const name = `${stem.value.trim()}${ext}`;
-      void act(post('rename', { name }), `Renamed to ${name}${m.livePair ? ' (its Live Photo movie too)' : ''}`);
+      void act(post('rename', { name }), t(m.livePair ? 'media.renamedLive' : 'media.renamed', { name }));
     });
 
     const others = ctx.albums().filter((a) => a.path !== album.path);
@@ -150,16 +148,16 @@ function photoDialog(album, ctx) {
     const moveForm = h(
       'form',
       { class: 'row' },
-      h('label', { class: 'grow' }, 'Move to album', target),
-      h('button', { type: 'submit', disabled: others.length === 0 }, 'Move'),
+      h('label', { class: 'grow' }, t('media.moveTo'), target),
+      h('button', { type: 'submit', disabled: others.length === 0 }, t('media.move')),
     );
     moveForm.addEventListener('submit', (e) => {
       e.preventDefault();
-      void act(post('move', { album: target.value }), `Moved to ${target.value}`);
+      void act(post('move', { album: target.value }), t('media.movedTo', { album: target.value }));
     });
 
     const rotate = (degrees) => async () => {
-      const done = await act(post('rotate', { degrees }), degrees > 0 ? 'Turned right' : 'Turned left', { close: false });
+      const done = await act(post('rotate', { degrees }), t(degrees > 0 ? 'media.turnedRight' : 'media.turnedLeft'), { close: false });
       if (!done) return;
       // A new version of the file, or a new turn of it: its preview has a new URL.
       const fresh = (await api('GET', albumUrl)).media.find((f) => f.name === m.name);
@@ -167,9 +165,8 @@ function photoDialog(album, ctx) {
     };
 
     const remove = () => {
-      const also = m.livePair ? ` and its Live Photo movie ${m.livePair}` : '';
-      if (!window.confirm(`Delete ${m.name}${also}?\n\nThe file is moved to ALBUMS_DIR/.trash/, nothing is destroyed.`)) return;
-      void act(api('DELETE', url), `${m.name} moved to the trash`);
+      if (!window.confirm(t(m.livePair ? 'media.confirmDeleteLive' : 'media.confirmDelete', { name: m.name, movie: m.livePair }))) return;
+      void act(api('DELETE', url), t('media.trashed', { name: m.name }));
     };
 
     const big =
@@ -189,7 +186,7 @@ function photoDialog(album, ctx) {
           h('h2', { text: m.name }),
           h('p', {
             class: 'hint',
-            text: `${m.kind === 'video' ? 'Video' : 'Photo'} · ${formatBytes(m.size)}${m.livePair ? ` · Live Photo with ${m.livePair}` : ''}`,
+            text: `${t(m.kind === 'video' ? 'media.video' : 'media.photo')} · ${formatBytes(m.size, locale())}${m.livePair ? t('media.liveWith', { movie: m.livePair }) : ''}`,
           }),
           captionForm,
           renameForm,
@@ -199,22 +196,26 @@ function photoDialog(album, ctx) {
             { class: 'row' },
             m.turnedBy
               ? [
-                  h('button', { type: 'button', on: { click: rotate(-90) } }, '↺ Rotate left'),
-                  h('button', { type: 'button', on: { click: rotate(90) } }, '↻ Rotate right'),
-                  h('span', { class: 'explain', text: TURN_HINTS[m.turnedBy] ?? '' }),
+                  h('button', { type: 'button', on: { click: rotate(-90) } }, t('media.rotateLeft')),
+                  h('button', { type: 'button', on: { click: rotate(90) } }, t('media.rotateRight')),
+                  h('span', { class: 'explain', text: TURN_HINTS[m.turnedBy] ? t(TURN_HINTS[m.turnedBy]) : '' }),
                 ]
-              : h('span', { class: 'explain', text: 'This video cannot be rotated without re-encoding it: turn it in a video editor.' }),
+              : h('span', { class: 'explain', text: t('media.noRotate') }),
           ),
           h(
             'div',
             { class: 'row' },
             album.thumbnail === m.name
-              ? h('span', { class: 'explain', text: 'This is the album’s cover.' })
-              : h('button', { type: 'button', on: { click: () => act(api('PUT', albumUrl, { thumbnail: m.name }), 'Cover set') } }, 'Use as cover'),
-            h('a', { href: m.url, target: '_blank', rel: 'noopener' }, 'Open original'),
-            h('button', { type: 'button', class: 'danger', on: { click: remove } }, 'Delete'),
+              ? h('span', { class: 'explain', text: t('media.isCover') })
+              : h(
+                  'button',
+                  { type: 'button', on: { click: () => act(api('PUT', albumUrl, { thumbnail: m.name }), t('media.coverSet')) } },
+                  t('media.useAsCover'),
+                ),
+            h('a', { href: m.url, target: '_blank', rel: 'noopener' }, t('media.openOriginal')),
+            h('button', { type: 'button', class: 'danger', on: { click: remove } }, t('common.delete')),
           ),
-          h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, 'Close')),
+          h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, t('media.close'))),
         ),
       ),
     );

@@ -6,6 +6,16 @@ import { api } from './api.js';
 import { encodePath, h, notify } from './dom.js';
 import { handoverPanel } from './handover.js';
 import { shareLink } from './settings.js';
+import { t } from '../strings.js';
+
+/** The languages of the gallery, `{code, name}` (the admin page's data-languages, server/core/languages.ts). */
+export function languages() {
+  try {
+    return JSON.parse(document.body.dataset.languages ?? '[]');
+  } catch {
+    return [];
+  }
+}
 
 /** How long a new link works unless the owner says otherwise. */
 const DEFAULT_DAYS = 90;
@@ -36,14 +46,15 @@ function modal(label, ...content) {
   return dialog;
 }
 
-const closeButton = (dialog, text = 'Done') => h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, text));
+const closeButton = (dialog, text = t('share.done')) =>
+  h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, text));
 
 /** Hands over an existing link or address again (from the list of links). */
-export function showHandover({ address, who, album, expires }) {
-  const dialog = modal(`Send the link${who ? ` for ${who}` : ''}`);
+export function showHandover({ address, who, album, expires, language = '' }) {
+  const dialog = modal(who ? t('share.sendLinkFor', { who }) : t('share.sendLink'));
   dialog.append(
-    h('h2', { text: who ? `Send ${who} their link` : `Send the address of “${album.title}”` }),
-    handoverPanel({ address, who, albumTitle: album.title, expires }),
+    h('h2', { text: who ? t('share.sendWho', { who }) : t('share.sendAddress', { title: album.title }) }),
+    handoverPanel({ address, who, albumTitle: album.title, expires, language }),
     closeButton(dialog),
   );
 }
@@ -57,32 +68,35 @@ export function openShareDialog(album, made) {
     showHandover({ address: shareLink(`/photos/${encodePath(album.path)}`), who: '', album, expires: null });
     return;
   }
-  const name = h('input', { name: 'name', required: true, maxlength: '100', placeholder: 'Grandma', autocomplete: 'off' });
+  const name = h('input', { name: 'name', required: true, maxlength: '100', placeholder: t('share.namePlaceholder'), autocomplete: 'off' });
   const until = h('input', { name: 'expires', type: 'date', min: dateValue(inDays(1)), value: dateValue(inDays(DEFAULT_DAYS)), required: true });
   const forever = h('input', { type: 'checkbox', name: 'forever', on: { change: () => (until.disabled = forever.checked) } });
   const downloads = h('input', { type: 'checkbox', name: 'downloads', checked: true });
   // Suggested with every link, unless the album hides places already (its own setting or an album above's).
   const hidden = (album.hideLocation ?? album.inheritedHideLocation) === true;
   const hide = hidden ? null : h('input', { type: 'checkbox', name: 'hideLocation', checked: true });
+  // The language of their pages (the share link's `language`, README "Languages"): their browser's unless chosen.
+  const language = h(
+    'select',
+    { name: 'language' },
+    h('option', { value: '', text: t('share.languageBrowser') }),
+    languages().map((l) => h('option', { value: l.code, lang: l.code, text: l.name })),
+  );
   const error = h('p', { class: 'form-error', hidden: true, role: 'alert' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, 'Make the link');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('share.make'));
   const form = h(
     'form',
-    { class: 'stack', 'aria-label': 'Share with someone' },
-    h('label', {}, 'Who is it for?', name),
-    h('div', { class: 'row' }, h('label', {}, 'Works until', until), h('label', { class: 'check' }, forever, 'Never expires')),
-    h('label', { class: 'check', title: 'Originals of photos and the ZIP; videos always play' }, downloads, 'May download the photos'),
-    hide
-      ? h('label', { class: 'check', title: 'Originals, ZIPs and details they get carry no GPS position or place name' }, hide, 'Hide where photos were taken')
-      : h('p', { class: 'explain', text: 'Where photos were taken is hidden in this album.' }),
-    h('p', {
-      class: 'explain',
-      text: 'Their own link opens this album (and its child albums without a password of their own) without the password. You can revoke it alone at any time.',
-    }),
+    { class: 'stack', 'aria-label': t('share.form') },
+    h('label', {}, t('share.who'), name),
+    h('div', { class: 'row' }, h('label', {}, t('share.until'), until), h('label', { class: 'check' }, forever, t('share.forever'))),
+    h('label', { class: 'check', title: t('share.downloadsHelp') }, downloads, t('share.downloads')),
+    hide ? h('label', { class: 'check', title: t('share.hideHelp') }, hide, t('share.hide')) : h('p', { class: 'explain', text: t('share.hidden') }),
+    h('label', { title: t('share.languageHelp') }, t('share.language'), language),
+    h('p', { class: 'explain', text: t('share.explain') }),
     error,
-    h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, 'Cancel'), submit),
+    h('div', { class: 'row end' }, h('button', { type: 'button', on: { click: () => dialog.close() } }, t('common.cancel')), submit),
   );
-  const dialog = modal(`Share “${album.title}”`, h('h2', { text: `Share “${album.title}”` }), form);
+  const dialog = modal(t('share.title', { title: album.title }), h('h2', { text: t('share.title', { title: album.title }) }), form);
   name.focus();
 
   form.addEventListener('submit', async (e) => {
@@ -92,11 +106,12 @@ export function openShareDialog(album, made) {
     try {
       const body = { name: name.value, downloads: downloads.checked };
       if (!forever.checked) body.expires = endOfLocalDay(until.value);
+      if (language.value) body.language = language.value;
       const link = await api('POST', `/api/share-links/${encodePath(album.path)}`, body);
       if (hide?.checked) await hideLocations(album);
       dialog.replaceChildren(
-        h('h2', { text: `Send ${link.name} their link` }),
-        handoverPanel({ address: shareLink(link.path), who: link.name, albumTitle: album.title, expires: link.expires }),
+        h('h2', { text: t('share.sendWho', { who: link.name }) }),
+        handoverPanel({ address: shareLink(link.path), who: link.name, albumTitle: album.title, expires: link.expires, language: link.language ?? '' }),
         closeButton(dialog),
       );
       made(link);
@@ -113,6 +128,6 @@ async function hideLocations(album) {
   try {
     await api('PUT', `/api/albums/${encodePath(album.path)}`, { hideLocation: true });
   } catch (err) {
-    notify(`Link made, but the places could not be hidden: ${err.message}`, { error: true });
+    notify(t('share.hideFailed', { error: err.message }), { error: true });
   }
 }

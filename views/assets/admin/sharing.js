@@ -7,6 +7,7 @@ import { copyText, encodePath, h, notify } from './dom.js';
 import { openShareDialog } from './share-dialog.js';
 import { linksList } from './share-links.js';
 import { shareLink } from './settings.js';
+import { t } from '../strings.js';
 
 /**
  * `album` is GET /api/albums/{path}; `save(patch, message)` changes its fields (the album
@@ -16,18 +17,12 @@ export function sharingSection(album, { save, reload }) {
   const url = `/api/albums/${encodePath(album.path)}`;
   const list = album.protected ? linksList(album) : null;
   // After a link is made the panel is drawn again: its list, and the album's location setting the link may have turned on.
-  const share = h('button', { type: 'button', class: 'primary', on: { click: () => openShareDialog(album, reload) } }, 'Share…');
+  const share = h('button', { type: 'button', class: 'primary', on: { click: () => openShareDialog(album, reload) } }, t('sharing.share'));
   return h(
     'section',
     { 'aria-labelledby': 'sharing-title' },
-    h('h3', { id: 'sharing-title', text: 'Sharing' }),
-    h(
-      'p',
-      { class: 'explain' },
-      album.protected
-        ? 'Each person gets a link of their own: it opens this album without the password, keeps working when bookmarked or added to a home screen, and can be revoked alone. People who know the password can open it too.'
-        : 'This album is public: anyone with its address can open it and download its photos. To keep it to some people, give it a password, then share it.',
-    ),
+    h('h3', { id: 'sharing-title', text: t('sharing.title') }),
+    h('p', { class: 'explain' }, t(album.protected ? 'sharing.protected' : 'sharing.public')),
     h('div', { class: 'row' }, share),
     list,
     album.protected ? moreWays(album, url, { save, reload }) : null,
@@ -39,57 +34,44 @@ function moreWays(album, url, { save, reload }) {
   let everyone;
   if (album.allowAnonymous) {
     const link = shareLink(album.sharePath);
-    const input = h('input', { readonly: true, value: link, 'aria-label': 'Link for everyone' });
+    const input = h('input', { readonly: true, value: link, 'aria-label': t('sharing.everyoneLink') });
     everyone = [
-      h('p', {
-        class: 'explain',
-        text: 'On: anyone who has this link opens the album without the password. It cannot be taken back from one person: only from everyone, by rotating the token below.',
-      }),
-      h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(link, input) } }, 'Copy link for everyone')),
+      h('p', { class: 'explain', text: t('sharing.everyoneOn') }),
+      h('div', { class: 'row' }, input, h('button', { type: 'button', on: { click: () => copyText(link, input) } }, t('sharing.copyEveryone'))),
       h(
         'div',
         { class: 'row' },
         h(
           'button',
-          { type: 'button', class: 'small', on: { click: () => save({ allowAnonymous: false }, 'The link for everyone no longer opens the album') } },
-          'Turn it off',
+          { type: 'button', class: 'small', on: { click: () => save({ allowAnonymous: false }, t('sharing.everyoneOffNotice')) } },
+          t('sharing.turnOff'),
         ),
       ),
     ];
   } else {
     everyone = [
-      h('p', {
-        class: 'explain',
-        text: 'Off. When on, one link opens the album for anyone who has it, without the password; it cannot be taken back from one person alone.',
-      }),
+      h('p', { class: 'explain', text: t('sharing.everyoneOff') }),
       h(
         'div',
         { class: 'row' },
-        h(
-          'button',
-          { type: 'button', on: { click: () => save({ allowAnonymous: true }, 'The link for everyone now opens the album') } },
-          'Turn on a link for everyone',
-        ),
+        h('button', { type: 'button', on: { click: () => save({ allowAnonymous: true }, t('sharing.everyoneOnNotice')) } }, t('sharing.turnOn')),
       ),
     ];
   }
   return h(
     'details',
     { class: 'more-sharing' },
-    h('summary', { text: 'More ways to share' }),
-    h('h4', { text: 'One link for everyone' }),
+    h('summary', { text: t('sharing.more') }),
+    h('h4', { text: t('sharing.oneLink') }),
     ...everyone,
-    h('h4', { text: 'Take every access back' }),
+    h('h4', { text: t('sharing.takeBack') }),
     h(
       'div',
       { class: 'row' },
-      h('button', { type: 'button', class: 'danger', on: { click: () => rotate(album, url, reload) } }, 'Rotate token'),
-      h('span', {
-        class: 'explain',
-        text: 'Everyone who unlocked it, the link for everyone and every link per person lose access at once. Those who know the password can unlock it again.',
-      }),
+      h('button', { type: 'button', class: 'danger', on: { click: () => rotate(album, url, reload) } }, t('sharing.rotate')),
+      h('span', { class: 'explain', text: t('sharing.rotateHelp') }),
     ),
-    h('p', { class: 'explain' }, 'Token: ', h('code', { text: album.token ?? '(not generated yet)' })),
+    h('p', { class: 'explain', text: t('sharing.token', { token: album.token ?? t('sharing.notGenerated') }) }),
   );
 }
 
@@ -102,15 +84,11 @@ async function rotate(album, url, reload) {
   } catch {
     // The question below still names them.
   }
-  const perPerson = working === 0 ? 'and every link per person' : `and its ${working === 1 ? 'link' : `${working} links`} per person`;
-  const ok = window.confirm(
-    `Rotate the token of this album?\n\nEveryone who unlocked it, the link for everyone ${perPerson} lose access at once (also to the child albums this one unlocks). People with the password can unlock it again; links must be sent anew (the old ones stay in the list, marked revoked).`,
-  );
+  const ok = window.confirm(working === 0 ? t('sharing.confirmRotateNone') : t('sharing.confirmRotate', { count: working }));
   if (!ok) return;
   try {
     const { revokedLinks } = await api('POST', `${url}?action=rotate-token`);
-    const closed = revokedLinks === 0 ? '' : revokedLinks === 1 ? ', nor does the link per person' : `, nor do the ${revokedLinks} links per person`;
-    notify(`Token rotated: old unlocks and the link for everyone no longer work${closed}`);
+    notify(revokedLinks === 0 ? t('sharing.rotatedNone') : t('sharing.rotated', { count: revokedLinks }));
     reload();
   } catch (err) {
     notify(err.message, { error: true });

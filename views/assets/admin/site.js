@@ -2,6 +2,8 @@
 // asks for the public address while it is missing or points at this computer.
 import { h, notify, replaceChildren } from './dom.js';
 import { saveSiteSettings, siteSettings } from './settings.js';
+import { languages } from './share-dialog.js';
+import { t } from '../strings.js';
 
 const EXAMPLE_ADDRESS = 'https://photos.example.com';
 /** Where earlier versions kept the address, in one browser only: offered once, then forgotten. */
@@ -30,6 +32,11 @@ function addressInput(value) {
   return h('input', { name: 'publicUrl', type: 'url', value: value ?? '', placeholder: EXAMPLE_ADDRESS, spellcheck: 'false', autocomplete: 'url' });
 }
 
+/** Why share links will not open for others, in the owner's language (the server's publicUrlWarning says it in English). */
+function warningOf(site) {
+  return site.publicUrl ? t('site.local', { url: site.publicUrl }) : t('site.unset');
+}
+
 /** The banner over every tab while share links would not open for anyone else. */
 export function renderAddressBanner() {
   const banner = document.getElementById('site-address-banner');
@@ -41,24 +48,21 @@ export function renderAddressBanner() {
   }
   const form = h(
     'form',
-    { class: 'row', 'aria-label': 'Public site address' },
-    h('label', { class: 'grow' }, 'Public address of the gallery', addressInput(site.publicUrl ?? legacyAddress())),
-    h('button', { type: 'submit', class: 'primary' }, 'Save address'),
+    { class: 'row', 'aria-label': t('site.addressForm') },
+    h('label', { class: 'grow' }, t('site.addressLabel'), addressInput(site.publicUrl ?? legacyAddress())),
+    h('button', { type: 'submit', class: 'primary' }, t('site.saveAddress')),
   );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    if (await save({ publicUrl: form.elements.publicUrl.value.trim() || null }, 'Public address saved: share links use it now')) {
+    if (await save({ publicUrl: form.elements.publicUrl.value.trim() || null }, t('site.addressSaved'))) {
       localStorage.removeItem(LEGACY_KEY);
     }
   });
   replaceChildren(
     banner,
-    h('h2', { text: site.publicUrl ? 'Share links will not open for your family' : 'Where will your family open the gallery?' }),
-    h('p', { text: site.publicUrlWarning }),
-    h('p', {
-      class: 'hint',
-      text: `Enter the address people type to reach the public gallery, such as ${EXAMPLE_ADDRESS} or http://192.168.1.20:3000 at home.`,
-    }),
+    h('h2', { text: t(site.publicUrl ? 'site.wontOpen' : 'site.where') }),
+    h('p', { text: warningOf(site) }),
+    h('p', { class: 'hint', text: t('site.enterAddress', { example: EXAMPLE_ADDRESS }) }),
     form,
   );
   banner.hidden = false;
@@ -71,45 +75,44 @@ export function renderSiteEditor() {
   if (!site) return;
   const form = h(
     'form',
-    { class: 'stack card-box', 'aria-label': 'Site settings' },
+    { class: 'stack card-box', 'aria-label': t('site.form') },
+    h('label', {}, t('site.name'), h('input', { name: 'name', value: site.name, required: true, maxlength: 60 }), h('small', { text: t('site.nameHelp') })),
+    h('label', {}, t('site.subtitle'), h('input', { name: 'subtitle', value: site.subtitle, maxlength: 200 }), h('small', { text: t('site.subtitleHelp') })),
+    h('label', {}, t('site.accent'), h('input', { name: 'accent', type: 'color', value: site.accent }), h('small', { text: t('site.accentHelp') })),
     h(
       'label',
       {},
-      'Site name',
-      h('input', { name: 'name', value: site.name, required: true, maxlength: 60 }),
-      h('small', { text: 'Shown in the header of every page, in browser tabs and on phone home screens.' }),
-    ),
-    h(
-      'label',
-      {},
-      'Landing subtitle',
-      h('input', { name: 'subtitle', value: site.subtitle, maxlength: 200 }),
-      h('small', { text: 'The line under the title of the landing page.' }),
-    ),
-    h(
-      'label',
-      {},
-      'Accent colour',
-      h('input', { name: 'accent', type: 'color', value: site.accent }),
-      h('small', { text: 'Buttons, links and the site icon.' }),
-    ),
-    h(
-      'label',
-      {},
-      'Public address',
+      t('site.address'),
       addressInput(site.publicUrl),
-      site.publicUrlWarning
-        ? h('small', { class: 'warn', text: site.publicUrlWarning })
-        : h('small', { text: 'Share links and link previews are built from it.' }),
+      site.publicUrlWarning ? h('small', { class: 'warn', text: warningOf(site) }) : h('small', { text: t('site.addressHelp') }),
     ),
-    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, 'Save site settings')),
+    // The visitors' language when their browser names none of the gallery's (site.json `language`, README "Languages").
+    h(
+      'label',
+      {},
+      t('site.language'),
+      h(
+        'select',
+        { name: 'language' },
+        languages().map((l) => h('option', { value: l.code, lang: l.code, text: l.name, selected: l.code === site.language })),
+      ),
+      h('small', { text: t('site.languageHelp') }),
+    ),
+    h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, t('site.save'))),
   );
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const value = (name) => form.elements[name].value;
     await save(
-      { name: value('name'), subtitle: value('subtitle'), accent: value('accent'), publicUrl: value('publicUrl').trim() || null },
-      'Site settings saved',
+      {
+        name: value('name'),
+        subtitle: value('subtitle'),
+        accent: value('accent'),
+        publicUrl: value('publicUrl').trim() || null,
+        // Written only once chosen: a site.json without it follows the default (English).
+        ...(value('language') === site.language ? {} : { language: value('language') }),
+      },
+      t('site.saved'),
     );
   });
   replaceChildren(container, form);

@@ -1,17 +1,4 @@
-// Words the admin page writes about numbers and names.
-
-/** "1 photo", "8 photos", "0 videos". */
-export function countOf(n, singular, plural = `${singular}s`) {
-  return `${n} ${n === 1 ? singular : plural}`;
-}
-
-/** "8 photos, 1 video"; the parts that are zero left out ("" when all are). */
-export function countsOf(parts) {
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, singular, plural]) => countOf(n, singular, plural))
-    .join(', ');
-}
+// Words the admin page makes of names (its sentences are the catalogue's `admin` part, views/assets/strings.js).
 
 /**
  * A folder name suggested from an album title, for its path: "Beach Day" → "beach-day",

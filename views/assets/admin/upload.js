@@ -3,6 +3,7 @@
 import { uploadFile } from './api.js';
 import { encodePath, formatBytes, h } from './dom.js';
 import { acceptOf, extensionList, mediaKindOf } from './media-types.js';
+import { locale, t } from '../strings.js';
 
 const PARALLEL = 2;
 
@@ -15,7 +16,7 @@ function endpointFor(albumPath, name) {
 
 /** Returns the upload block for one album; onUploaded runs once a batch has finished with at least one file stored. */
 export function albumUploader(albumPath, onUploaded) {
-  const list = h('ul', { class: 'uploads', 'aria-label': 'Uploads' });
+  const list = h('ul', { class: 'uploads', 'aria-label': t('upload.list') });
   const input = h('input', {
     type: 'file',
     multiple: true,
@@ -33,13 +34,9 @@ export function albumUploader(albumPath, onUploaded) {
     'div',
     { class: 'dropzone' },
     // The field's name for screen readers and voice control, and a bigger target to click.
-    h('p', {}, h('label', { for: 'upload-input' }, 'Drop photos and videos here, or choose them:'), ' '),
+    h('p', {}, h('label', { for: 'upload-input' }, t('upload.drop')), ' '),
     input,
-    h(
-      'p',
-      { class: 'hint', id: 'upload-hint' },
-      `Photos: ${extensionList('image')} · Videos: ${extensionList('video')} · up to 2 GB each. Every file is checked before it is kept; names are made safe and never overwrite another file.`,
-    ),
+    h('p', { class: 'hint', id: 'upload-hint' }, t('upload.hint', { photos: extensionList('image'), videos: extensionList('video') })),
   );
   for (const type of ['dragenter', 'dragover']) {
     zone.addEventListener(type, (e) => {
@@ -68,17 +65,17 @@ export function albumUploader(albumPath, onUploaded) {
   async function send({ file, row: r }) {
     const url = endpointFor(albumPath, file.name);
     if (!url) {
-      r.fail('Not a photo or video type the gallery shows');
+      r.fail(t('upload.notMedia'));
       return false;
     }
     try {
       const answer = await uploadFile(url, file, (fraction) => r.progress(fraction));
       const result = answer.results[0];
       if (result?.ok) {
-        r.done(result.file === file.name ? 'Stored' : `Stored as ${result.file}`);
+        r.done(result.file === file.name ? t('upload.stored') : t('upload.storedAs', { name: result.file }));
         return true;
       }
-      r.fail(result?.error ?? 'Not stored');
+      r.fail(result?.error ?? t('upload.notStored'));
     } catch (err) {
       r.fail(err.body?.results?.[0]?.error ?? err.message);
     }
@@ -90,13 +87,13 @@ export function albumUploader(albumPath, onUploaded) {
 
 function row(file) {
   const bar = h('progress', { max: 1, value: 0 });
-  const status = h('span', { text: `Waiting · ${formatBytes(file.size)}` });
+  const status = h('span', { text: t('upload.waiting', { size: formatBytes(file.size, locale()) }) });
   const el = h('li', {}, h('span', { text: file.name, title: file.name }), bar, status);
   return {
     el,
     progress(fraction) {
       bar.value = fraction;
-      status.textContent = fraction < 1 ? `${Math.round(fraction * 100)} %` : 'Checking…';
+      status.textContent = fraction < 1 ? t('upload.percent', { percent: Math.round(fraction * 100) }) : t('upload.checking');
     },
     done(message) {
       bar.value = 1;
