@@ -49,6 +49,14 @@ export interface PreparerOptions {
   readonly concurrency?: number;
   /** After the pool refused work (its background queue full), the album is tried again this much later. */
   readonly retryMs?: number;
+  /** Which albums it prepares (default: every one): `npm run thumbnails` given album paths. */
+  readonly albums?: (albumPath: string) => boolean;
+  /**
+   * What its work waits behind in the pool: `background` (the server's) yields to every
+   * visitor's request and leaves a worker free for them; `grid` is `npm run thumbnails`, where
+   * nobody visits: every worker, at once.
+   */
+  readonly priority?: 'grid' | 'background';
 }
 
 export interface Preparer {
@@ -97,6 +105,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   const { index, dimensions, thumbnails, locate, log } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const retryMs = opts.retryMs ?? DEFAULT_RETRY_MS;
+  const priority = opts.priority ?? 'background';
   /** Albums waiting, in the order they came (a Set keeps it, and takes each once). */
   const waiting = new Set<string>();
   /** Each album's signature as the last look at the tree found it. */
@@ -121,7 +130,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   async function look(): Promise<void> {
     const albums: Album[] = [];
     const walk = (node: TreeNode) => {
-      if (isAlbum(node)) albums.push(node);
+      if (isAlbum(node) && (opts.albums?.(node.path) ?? true)) albums.push(node);
       for (const child of node.children) walk(child);
     };
     walk(index.root);
@@ -210,7 +219,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     try {
       const files = Array.from(filesOf(album.media));
       current = { path: album.path, done: 0, total: files.length };
-      await dimensions.complete(album, files);
+      await dimensions.complete(album, files, priority);
       const sizes = PREPARED_SIZES[album.meta.style];
       let refused = false;
       await inBatches(files, concurrency, async (item) => {
@@ -244,7 +253,8 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     if (await dimensions.isPrepared(album, item, stamp)) return false;
     const where = await locate(album, item);
     if (!where) return false;
-    if (tiles) await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes);
+    if (tiles)
+      await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes, priority);
     await dimensions.markPrepared(album, item, stamp);
     return true;
   }
@@ -256,7 +266,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     const where = await locate(cover.node, cover.item);
     if (!where) return;
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES);
+    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES, priority);
     if (opts.coverFocus && cover.item.kind === 'image') {
       const stat = await fs.stat(where.absPath);
       await opts.coverFocus({
