@@ -3,8 +3,10 @@
  * server's ALBUMS_DIR, the server's own word on its preparation (its progress file, its log),
  * and sharp making an album's grid files directly, the baseline.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { GRID_THUMBNAIL_MAX_WIDTH, PREPARED_SIZES, THUMBNAIL_SIZES } from '../../server/core/media-catalogue.js';
 import { type ProcessProgress, readProgress } from '../../server/media/preparation-progress.js';
@@ -20,6 +22,33 @@ export function arrive(staged: string, albumsDir: string, albumPath: string): nu
   const at = Date.now();
   fs.renameSync(staged, dest);
   return at;
+}
+
+/**
+ * The corpus's photo as a camera or a phone writes it: with a small preview in its EXIF block
+ * (IFD1, 160×120, the picture letterboxed in black as Canon's are), which is where the gallery
+ * takes a photo's ThumbHash from when it can instead of decoding the photo (workers/photo-facts.ts).
+ * Made once with ExifTool (Debian's libimage-exiftool-perl) beside the corpus's photo, and kept
+ * with the corpus; undefined when ExifTool is not installed.
+ */
+export async function cameraPhoto(master: string): Promise<string | undefined> {
+  const file = path.join(path.dirname(master), 'camera.jpg');
+  if (fs.existsSync(file)) return file;
+  const preview = path.join(path.dirname(master), `preview-${process.pid}.jpg`);
+  const making = path.join(path.dirname(master), `camera-${process.pid}.jpg`);
+  try {
+    await sharp(master).resize(160, 120, { fit: 'contain', background: '#000000' }).jpeg({ quality: 80 }).toFile(preview);
+    fs.copyFileSync(master, making);
+    await promisify(execFile)('exiftool', ['-q', '-q', '-overwrite_original', `-ThumbnailImage<=${preview}`, making]);
+    fs.renameSync(making, file);
+    return file;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  } finally {
+    fs.rmSync(preview, { force: true });
+    fs.rmSync(making, { force: true });
+  }
 }
 
 /** An album of `count` photos in `dir`, each a hard link of `photo`: distinct paths, so each a cold original for the gallery. Resolves with their names. */
@@ -49,16 +78,30 @@ export async function progressOf(cacheDir: string, pid: number): Promise<Process
   return (await readProgress(cacheDir)).find((p) => p.pid === pid);
 }
 
+/** How the preparation of what arrived went, as the server wrote it. */
+export interface Prepared {
+  /** When the preparation ended (ms since the epoch): no album waited any more. */
+  readonly at: number;
+  /**
+   * When a file was first seen done, none before (the facts of every file of an album are read
+   * first, then its files are made one by one): within the 2 s the progress file is written
+   * in, the end of the facts' reading.
+   */
+  readonly firstFileAt: number | undefined;
+}
+
 /**
  * Waits until the server `pid` says no album waits and at least `files` files were prepared
  * in all since it started (its progress file, written every 2 s while it works and once when
- * it is done). Resolves with that progress: its `at` is when the preparation ended.
+ * it is done).
  */
-export async function untilPrepared(cacheDir: string, pid: number, files: number, timeoutMs = 20 * 60_000): Promise<ProcessProgress> {
+export async function untilPrepared(cacheDir: string, pid: number, files: number, timeoutMs = 20 * 60_000): Promise<Prepared> {
   const deadline = Date.now() + timeoutMs;
+  let firstFileAt: number | undefined;
   for (;;) {
     const progress = await progressOf(cacheDir, pid);
-    if (progress && progress.albumsWaiting === 0 && progress.filesPrepared >= files) return progress;
+    if (progress?.current && progress.current.done > 0) firstFileAt ??= progress.at;
+    if (progress && progress.albumsWaiting === 0 && progress.filesPrepared >= files) return { at: progress.at, firstFileAt };
     if (Date.now() > deadline)
       throw new Error(`the server did not prepare ${files} files within ${timeoutMs / 1000} s (last progress: ${JSON.stringify(progress)})`);
     await new Promise((r) => setTimeout(r, 100));
@@ -121,17 +164,28 @@ async function gridFiles(src: string, destDir: string): Promise<void> {
   }
 }
 
-/** Seconds sharp takes to make the grid files of `photos`, `parallel` at a time (one per core, as the pool's workers). */
+/**
+ * Seconds sharp takes to make the grid files of `photos`, `parallel` at a time, each on one
+ * libvips thread: the threads the pool's workers run (one per core, sharp.concurrency(1) in
+ * workers/media-worker.ts). On a shared machine a process gets the cores in proportion to
+ * the threads it has running, so the same threads on both sides is what makes the two
+ * comparable there; on a quiet one, more threads per photo gain nothing once every core is busy.
+ */
 export async function gridFilesDirectly(photos: readonly string[], destDir: string, parallel: number): Promise<number> {
   fs.rmSync(destDir, { recursive: true, force: true });
   fs.mkdirSync(destDir, { recursive: true });
-  const started = performance.now();
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < photos.length; i = next++) await gridFiles(photos[i]!, destDir);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallel, photos.length) }, lane));
-  const seconds = (performance.now() - started) / 1000;
-  fs.rmSync(destDir, { recursive: true, force: true });
-  return seconds;
+  const threads = sharp.concurrency();
+  sharp.concurrency(1);
+  try {
+    const started = performance.now();
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < photos.length; i = next++) await gridFiles(photos[i]!, destDir);
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, photos.length) }, lane));
+    return (performance.now() - started) / 1000;
+  } finally {
+    sharp.concurrency(threads);
+    fs.rmSync(destDir, { recursive: true, force: true });
+  }
 }

@@ -3,9 +3,10 @@
  * process as bench/ starts it, its preparation on (PREPARE=on), each figure against a
  * baseline measured in the same run:
  *
- * - a new album of 24 MP JPEGs (300; the corpus's photo, hard-linked) arrives in ALBUMS_DIR:
- *   the time until the server's progress file says no album waits, against sharp making the
- *   same grid files directly on as many cores as the server's pool has; then its first
+ * - a new album of 300 24 MP JPEGs arrives in ALBUMS_DIR (the corpus's photo with a camera's
+ *   EXIF preview, hard-linked): the time until the server's progress file says no album waits,
+ *   against sharp making the same grid files directly on as many cores as the server's pool
+ *   has, with as many threads; then its first
  *   visitor, in Chromium on a tablet: the page's TTFB, and every first-screen tile against a
  *   warm visit (each visit from an empty HTTP cache: only the server's warmth differs);
  * - a second such album arrives, and meanwhile other visitors ask the page of an album
@@ -28,6 +29,7 @@ import { firstAndWarm, TABLET, type Visit, visit } from './first-visit.js';
 import {
   arrive,
   cacheFiles,
+  cameraPhoto,
   changedFiles,
   gridFilesDirectly,
   mediaTasksOf,
@@ -50,8 +52,10 @@ export async function preparation(ctx: BenchContext): Promise<BenchRow[]> {
   const visitedPhotos = ctx.smoke ? 4 : 40;
   const heics = ctx.smoke ? 3 : 30;
   const workers = Number(ctx.serverEnv.WORKERS ?? os.availableParallelism());
-  const { master, spec } = ctx.corpus;
+  const { spec } = ctx.corpus;
   const mp = (spec.photo.width * spec.photo.height) / 1e6;
+  const camera = await cameraPhoto(ctx.corpus.master);
+  const master = camera ?? ctx.corpus.master;
 
   const root = path.join(ctx.runDir, 'prepare');
   const albumsDir = path.join(root, 'albums');
@@ -87,8 +91,9 @@ export async function preparation(ctx: BenchContext): Promise<BenchRow[]> {
     ctx.log(`prepare: ${photos} photos arrive; waiting for the server to prepare them`);
     const arrivedAt = arrive(path.join(staging, 'new'), albumsDir, 'bench/new');
     prepared += photos;
-    const preparedAt = (await untilPrepared(cacheDir, server.pid, prepared)).at;
-    const prepareSeconds = seconds(preparedAt - arrivedAt);
+    const newPrepared = await untilPrepared(cacheDir, server.pid, prepared);
+    const prepareSeconds = seconds(newPrepared.at - arrivedAt);
+    const factsSeconds = newPrepared.firstFileAt === undefined ? undefined : seconds(newPrepared.firstFileAt - arrivedAt);
     const directAfter = await gridFilesDirectly(
       names.map((n) => path.join(albumsDir, 'bench', 'new', n)),
       path.join(root, 'direct'),
@@ -132,7 +137,7 @@ export async function preparation(ctx: BenchContext): Promise<BenchRow[]> {
     const restartTasks = mediaTasksOf(path.join(ctx.runDir, 'logs', 'prepare-restart.log'));
     const written = changedFiles(before, cacheFiles(cacheDir));
 
-    const albumName = `new ${photos}-photo album (${mp} MP JPEGs) copied in`;
+    const albumName = `new ${photos}-photo album (${mp} MP camera JPEGs) copied in`;
     const visitNote = (v: { first: Visit; warm: Visit }) =>
       `${v.first.tiles} first-screen tiles at ${TABLET.name}; first visit's page TTFB ${fixed(v.first.ttfbMs)} ms, warm ${fixed(v.warm.ttfbMs)} ms; baseline: median of ${WARM_VISITS} warm visits, each from an empty HTTP cache${v.first.broken + v.warm.broken > 0 ? `; ${v.first.broken + v.warm.broken} tiles broken` : ''}`;
     const judged = (row: BenchRow, v: { first: Visit; warm: Visit }) => (v.first.broken + v.warm.broken > 0 ? { ...row, pass: false } : row);
@@ -143,7 +148,7 @@ export async function preparation(ctx: BenchContext): Promise<BenchRow[]> {
         's',
         (directBefore + directAfter) / 2,
         1.2,
-        `until the server's progress file said no album waits; sharp: ${fixed(directBefore)} s before, ${fixed(directAfter)} s after, ${workers} photos at a time (the worker's recipe: one decode, ${PREPARED_SIZES.grid.join(' and ')} as JPEG and WebP); the preparation also reads each photo's size and ThumbHash, and makes the cover's card sizes`,
+        `until the server's progress file said no album waits; ${camera ? "each photo with its camera's EXIF preview, the ThumbHash's source" : 'no EXIF preview (ExifTool not installed): every ThumbHash is decoded from the photo'}; sharp: ${fixed(directBefore)} s before, ${fixed(directAfter)} s after, ${workers} photos at a time (the worker's recipe: one decode, ${PREPARED_SIZES.grid.join(' and ')} as JPEG and WebP); the preparation also reads each photo's size and ThumbHash${factsSeconds === undefined ? '' : ` (the first file was done ${fixed(factsSeconds)} s after the arrival, ±2 s)`}, and makes the cover's card sizes`,
       ),
       limitRow(
         `${albumName}, after its preparation: first visitor's page TTFB`,
