@@ -120,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
   let fresh = 0;
   let notPrepared: string[] = [];
   let preparedFiles = 0;
+  let prepareSeconds = 0;
   const started = Date.now();
   try {
     // Pairs first: a Live Photo's movie is prepared as a movie, not as a video with a tile of its own.
@@ -142,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
     await facts.flush();
     notPrepared = prepared.notPrepared;
     preparedFiles = prepared.files;
+    prepareSeconds = (Date.now() - started) / 1000;
 
     const rest = new Progress(files.length, 'other sizes ');
     const videos: WebVideoSource[] = [];
@@ -187,7 +189,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const notPreparedNote = notPrepared.length > 0 ? `; ${notPrepared.length} left to another process preparing them` : '';
-  console.log(`Albums prepared: ${albums.length - notPrepared.length} of ${albums.length} (${preparedFiles} files newly prepared${notPreparedNote})`);
+  console.log(
+    `Albums prepared: ${albums.length - notPrepared.length} of ${albums.length} (${preparedFiles} files newly prepared${notPreparedNote}) in ${formatDuration(prepareSeconds)}`,
+  );
   if (notPrepared.length > 0) console.log(`Not prepared:\n${notPrepared.map((p) => `  ${p}`).join('\n')}`);
   const skippedNote = skipped.length > 0 ? `, ${skipped.length} skipped (gone, or symlinks the gallery does not follow)` : '';
   console.log(
