@@ -49,6 +49,14 @@ export interface PreparerOptions {
   readonly concurrency?: number;
   /** After the pool refused work (its background queue full), the album is tried again this much later. */
   readonly retryMs?: number;
+  /** Which albums it prepares (default: every one): `npm run thumbnails` given album paths. */
+  readonly albums?: (albumPath: string) => boolean;
+  /**
+   * What its work waits behind in the pool: `background` (the server's) yields to every
+   * visitor's request and leaves a worker free for them; `grid` is `npm run thumbnails`, where
+   * nobody visits: every worker, at once.
+   */
+  readonly priority?: 'grid' | 'background';
 }
 
 export interface Preparer {
@@ -103,6 +111,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   const { index, dimensions, thumbnails, locate, log } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const retryMs = opts.retryMs ?? DEFAULT_RETRY_MS;
+  const priority = opts.priority ?? 'background';
   /** Albums waiting, in the order they came (a Set keeps it, and takes each once). */
   const waiting = new Set<string>();
   /** Each album's signature as the last look at the tree found it. */
@@ -127,7 +136,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   async function look(): Promise<void> {
     const albums: Album[] = [];
     const walk = (node: TreeNode) => {
-      if (isAlbum(node)) albums.push(node);
+      if (isAlbum(node) && (opts.albums?.(node.path) ?? true)) albums.push(node);
       for (const child of node.children) walk(child);
     };
     walk(index.root);
@@ -215,7 +224,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     const sizes = PREPARED_SIZES[album.meta.style];
     // A restart on a prepared library finds every album prepared from its record (a stat per
     // file): no lock taken, nothing written, nothing read but what the record holds.
-    await dimensions.complete(album, files);
+    await dimensions.complete(album, files, priority);
     const left = await Promise.all(files.map(async (item) => !(await dimensions.isPrepared(album, item, stampFor(album, item, sizes)))));
     if (!left.includes(true)) {
       // Its cover may have changed (album.json's thumbnail, a child's photo): made if stale, a look otherwise.
@@ -257,7 +266,8 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     if (await dimensions.isPrepared(album, item, stamp)) return false;
     const where = await locate(album, item);
     if (!where) return false;
-    if (tiles) await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes);
+    if (tiles)
+      await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes, priority);
     await dimensions.markPrepared(album, item, stamp);
     return true;
   }
@@ -269,7 +279,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     const where = await locate(cover.node, cover.item);
     if (!where) return;
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES);
+    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES, priority);
     if (opts.coverFocus && cover.item.kind === 'image') {
       const stat = await fs.stat(where.absPath);
       await opts.coverFocus({

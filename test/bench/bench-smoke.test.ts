@@ -24,6 +24,12 @@ const EXPECTED = [
   /^start-up on [\d,]+ photos until \/photos answers/,
   /^start-up on [\d,]+ photos, server peak RSS/,
   /^start-up on [\d,]+ photos, \/photos HTML/,
+  /^new \d+-photo album \(.+\) copied in: time until prepared vs sharp/,
+  /^new \d+-photo album \(.+\) copied in, after its preparation: first visitor's page TTFB/,
+  /^new \d+-photo album \(.+\) copied in, after its preparation: all first-screen tiles/,
+  /^\d+-HEIC camera roll copied in, after its preparation: all first-screen tiles/,
+  /^album page p99 of other visitors while a \d+-photo album is prepared/,
+  /^a restart on a prepared library: files decoded again/,
   ...(onPath('nginx') ? [/^cached small thumbnail \(\d+ KB\) through nginx's cache vs one Node process/] : []),
   ...(onPath('redis-server')
     ? [/^album page of a \d+-photo album, 2 processes vs 1/, /^wrong passwords answered 401 before the lockout, 100 concurrent guesses over 2 processes/]
