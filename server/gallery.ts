@@ -18,6 +18,7 @@ import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './media/dimensions.js';
 import { createPreparer, type Preparer } from './media/preparer.js';
+import { createServedCrcs, SERVED_CRCS_SUPPORTED } from './media/served-crc.js';
 import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
@@ -120,8 +121,20 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
+  // Each file's CRC as its ZIP sends it, computed by the preparation and kept with its facts.
+  const crcs = createServedCrcs({ records: dimensions.records, pool });
   const preparer = config.prepare
-    ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
+    ? createPreparer({
+        index,
+        albumsDir: config.albumsDir,
+        cacheDir: config.cacheDir,
+        dimensions,
+        thumbnails,
+        locate: locateMedia,
+        coverFocus,
+        crcs: SERVED_CRCS_SUPPORTED ? crcs : undefined,
+        log,
+      })
     : undefined;
   const app = createApp({
     config,
