@@ -148,7 +148,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createMediaApiRouter({ thumbnails, metadata, resolveMedia, webVideos, log }),
       createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
-      createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher }),
+      createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher, knownCrc: crcs.known }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order }),
     ],
     stats,
