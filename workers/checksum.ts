@@ -30,8 +30,9 @@ export async function checksum(task: ChecksumTask & TaskClock): Promise<Checksum
   if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= version.size)) {
     throw new RangeError(`checksum: the stretch ${start}–${end} is not within the file's ${version.size} bytes`);
   }
-  // The caller stat'ed a real path; a symlink appearing there since is not followed.
-  const handle = await fs.open(src, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  // The caller stat'ed a real path: a symlink appearing there since is not followed, and a
+  // FIFO is not waited on (O_NONBLOCK changes nothing for a regular file).
+  const handle = await fs.open(src, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   try {
     if (!isVersion(await handle.stat(), version)) return { crc32: null };
     const patches: readonly BytePatch[] = task.withoutLocation
