@@ -188,6 +188,11 @@ export class DimensionsCache {
     await this.#records.saveNow(node);
   }
 
+  /** The albums' records, where other facts of a file version are kept beside these (server/media/served-crc.ts). */
+  get records(): Pick<AlbumFactsStore, 'entry' | 'amend'> {
+    return this.#records;
+  }
+
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
     return items.map((i) => this.#known.get(i) ?? undefined);
   }

@@ -19,6 +19,8 @@ const EXPECTED = [
   /^EXIF of a/,
   /^ZIP download \(/,
   /^ZIP download, server peak RSS growth/,
+  /^ZIP download \(\d+ × [\d.]+ MP JPEGs, [^)]+\), prepared \(CRCs known\)/,
+  /^ZIP download \(\d+ × [\d.]+ MP JPEGs, [^)]+\), not prepared yet/,
   /^first-screen bytes, \d+-photo album, 390×844/,
   /^first-screen bytes, \d+-photo album, 1440×900/,
   /^start-up on [\d,]+ photos until \/photos answers/,
