@@ -38,6 +38,7 @@ import { createLivePhotoIds } from '../server/media/live-photo-ids.js';
 import { createMetadataService } from '../server/media/metadata.js';
 import { createMediaPool, MediaTaskError } from '../server/media/pool.js';
 import { createPreparer } from '../server/media/preparer.js';
+import { createServedCrcs, SERVED_CRCS_SUPPORTED } from '../server/media/served-crc.js';
 import { createWebVideoService, type WebVideoSource } from '../server/media/web-video.js';
 import { createThumbnailCache, type ThumbnailCache, type ThumbnailSource } from '../server/media/thumbnails.js';
 import { parseRelativePath } from '../server/core/paths.js';
@@ -108,6 +109,8 @@ async function main(argv: string[]): Promise<number> {
   // are made in step 3, one at a time, not as their probes find them.
   const facts = new DimensionsCache({ locate: (node, item) => stats.of(node, item), cacheDir: config.cacheDir, reader: pool, concurrency: inFlight, log });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
+  // The ZIP's CRCs, as the server's preparation computes them: a server started after finds them all.
+  const crcs = SERVED_CRCS_SUPPORTED ? createServedCrcs({ records: facts.records, pool }) : undefined;
 
   const files = albums.flatMap((album) => [...filesOf(album.media)].map((item) => ({ album, item, relPath: `${album.path}/${item.name}`, kind: item.kind })));
   console.log(`Preparing ${files.length} media files in ${albums.length} albums → ${thumbnailRoot(config.cacheDir)} (${config.workers} workers)`);
@@ -133,6 +136,7 @@ async function main(argv: string[]): Promise<number> {
       thumbnails: recordingMade(cache, madeWhilePreparing),
       locate,
       coverFocus,
+      crcs,
       log,
       concurrency: inFlight,
       priority: 'grid',
