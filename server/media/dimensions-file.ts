@@ -58,6 +58,21 @@ export interface Stored {
   readonly prepared?: string;
   /** The CRC-32 of the bytes a ZIP of the album sends of this version (server/media/served-crc.ts); absent: not computed yet. */
   readonly crc32?: StoredCrc;
+  /** The camera as the file names it: EXIF Make and Model joined ("Apple iPhone 15 Pro"), or a video's; absent: none. */
+  readonly camera?: string;
+  /** Where the file says it was taken (EXIF GPS, a video's ISO 6709 location), in degrees; absent: nowhere. Never served as is. */
+  readonly position?: StoredPosition;
+  /**
+   * Names of where it was taken: those the file carries (XMP/IPTC City, State, Country) and the
+   * offline geocoder's city, region and country for its position; absent: none.
+   */
+  readonly places?: readonly string[];
+}
+
+/** A position in degrees (WGS 84). */
+export interface StoredPosition {
+  readonly lat: number;
+  readonly lon: number;
 }
 
 /** A file's CRC-32 as served, and what it is the CRC of. */
