@@ -19,7 +19,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NginxServer } from '../../test/support/nginx.js';
-import { freePort, onPath, RedisServer } from '../../test/support/redis-server.js';
+import { freePort, freePorts, onPath, RedisServer } from '../../test/support/redis-server.js';
 import { load } from '../http-load.js';
 import { type BenchRow, exactRow, failedRow, limitRow, ratioRow } from '../rows.js';
 import { type GalleryProcessOptions, type ServerProcess, startGalleryCluster } from '../server-process.js';
@@ -42,7 +42,8 @@ export async function nginxThumbnailCache(ctx: BenchContext): Promise<BenchRow[]
   // The one Node process made it already (or makes it now): the cache file is the same for both sides.
   await drain(nodeUrl);
   const kb = Math.round(fs.statSync(cacheFileOf(ctx.cacheDir, rel, 'small')).size / 1024);
-  const nginx = new NginxServer({ upstreams: [new URL(gallery.url).host], httpPort: await freePort(), httpsPort: await freePort(), tls: false });
+  const [httpPort, httpsPort] = (await freePorts(2)) as [number, number];
+  const nginx = new NginxServer({ upstreams: [new URL(gallery.url).host], httpPort, httpsPort, tls: false });
   await nginx.start();
   try {
     const viaNginx = thumbnailUrl(nginx.httpsUrl, rel, 'small');

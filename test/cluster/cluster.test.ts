@@ -8,7 +8,7 @@ import { eventually, GalleryFixture, writeJpeg } from '../support/gallery-fixtur
 import { type GalleryProcess, startGalleryProcess } from '../support/gallery-process.js';
 import { writeVideo } from '../support/media-fixtures.js';
 import { NginxServer } from '../support/nginx.js';
-import { freePort, onPath, RedisServer } from '../support/redis-server.js';
+import { freePorts, onPath, RedisServer } from '../support/redis-server.js';
 import { writeAlbum } from '../support/temp-dir.js';
 import { ask } from './ask.js';
 
@@ -46,7 +46,7 @@ describe('two gallery processes with Redis and nginx (deploy/nginx.conf)', funct
     await writeJpeg(path.join(fx.albumsDir, '2024/open/public/big.jpg'), 2400, 1600);
     await writeVideo(path.join(fx.albumsDir, '2024/open/public/clip.mp4'), { width: 320, height: 240, seconds: 1 });
     await redis.start();
-    const [port1, port2, httpPort, httpsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port1, port2, httpPort, httpsPort] = (await freePorts(4)) as [number, number, number, number];
     const env = {
       HOST: '127.0.0.1',
       ALBUMS_DIR: fx.albumsDir,

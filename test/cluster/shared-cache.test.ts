@@ -5,7 +5,7 @@ import { newShareLinkId } from '../../server/core/albums/share-links.js';
 import { accessCookie, eventually, GalleryFixture } from '../support/gallery-fixture.js';
 import { type GalleryProcess, startGalleryProcess } from '../support/gallery-process.js';
 import { NginxServer } from '../support/nginx.js';
-import { freePort, onPath } from '../support/redis-server.js';
+import { freePorts, onPath } from '../support/redis-server.js';
 import { type Answer, ask } from './ask.js';
 
 const ALBUM = 'garden';
@@ -50,7 +50,7 @@ describe("nginx's thumbnail cache and credentials (deploy/nginx.conf)", function
       this.skip();
     }
     await fx.build({ [ALBUM]: { meta, files: ['a.jpg', 'b.jpg'] } });
-    const [port, httpPort, httpsPort] = [await freePort(), await freePort(), await freePort()];
+    const [port, httpPort, httpsPort] = (await freePorts(3)) as [number, number, number];
     gallery = await startGalleryProcess({
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -8,7 +8,7 @@ import { quietLogger } from '../support/capture-logger.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { NginxServer } from '../support/nginx.js';
-import { freePort, onPath } from '../support/redis-server.js';
+import { freePorts, onPath } from '../support/redis-server.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const ALBUM = '2024/wedding/guests';
@@ -41,7 +41,8 @@ describe('a cold album page over HTTP/2 through nginx, in Chromium', function ()
     const config = loadConfig({ ALBUMS_DIR: albumsDir, CACHE_DIR: path.join(root, 'cache'), CONTENT_DIR: path.join(root, 'content'), TRUST_PROXY: 'loopback' });
     gallery = await createGallery(config, { watch: false, log: quietLogger });
     server = await listenOnLoopback(gallery.handler);
-    nginx = new NginxServer({ upstreams: [new URL(server.url).host], httpPort: await freePort(), httpsPort: await freePort() });
+    const [httpPort, httpsPort] = (await freePorts(2)) as [number, number];
+    nginx = new NginxServer({ upstreams: [new URL(server.url).host], httpPort, httpsPort });
     await nginx.start();
     browser = await launchBrowser();
   });

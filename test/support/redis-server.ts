@@ -14,11 +14,23 @@ export function onPath(command: string): boolean {
 
 /** A free TCP port on 127.0.0.1 (free when asked: the caller binds it at once). */
 export async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const [port] = await freePorts(1);
+  return port as number;
+}
+
+/**
+ * `count` different free loopback ports: each is held until all are found, since the kernel
+ * may hand a port just closed to the next listen(0), and two servers of one test (nginx's
+ * HTTP and HTTPS blocks) on one port fail to start.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => net.createServer().listen(0, '127.0.0.1'));
+  try {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject))));
+    return servers.map((server) => (server.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  }
 }
 
 /** Resolves once something at 127.0.0.1:`port` answers a Redis PING; rejects after `ms`. */
