@@ -145,6 +145,28 @@ describe('choosing photos, in Chromium', function () {
           expect((await download(page)).entries).to.have.length(6);
         });
 
+        it('should choose a whole day where tiles are grouped by day, and clear it again', async () => {
+          // The album page is not grouped: its first four tiles are put in a day of their own,
+          // as the timeline renders them (data-select-group around tiles, a head for its button).
+          await page.evaluate(() => {
+            const grid = document.getElementById('media')!;
+            const day = document.createElement('li');
+            day.dataset.selectGroup = '';
+            day.innerHTML = '<h3 data-select-group-head>6 May</h3><ul></ul>';
+            day.querySelector('ul')!.append(...[...grid.querySelectorAll(':scope > .media__item')].slice(0, 4));
+            grid.prepend(day);
+          });
+          const dayButton = page.locator('[data-select-group] [data-select-day]');
+          await dayButton.waitFor({ state: 'attached' });
+          expect(await dayButton.isVisible()).to.equal(false);
+          await page.locator('.button--select').click();
+          await dayButton.click();
+          expect(await chosenNames(page)).to.deep.equal(['IMG_01.jpg', 'IMG_02.jpg', 'IMG_03.jpg', 'IMG_04.jpg']);
+          expect(await dayButton.getAttribute('aria-pressed')).to.equal('true');
+          await dayButton.click();
+          expect(await chosenNames(page)).to.deep.equal([]);
+        });
+
         it('should be reachable by keyboard: Space chooses, Escape leaves', async () => {
           await page.locator('.button--select').focus();
           await page.keyboard.press('Enter');
