@@ -73,10 +73,13 @@ function wantsJson(p: string): boolean {
  * A request a browser makes to show its answer as a page (a link opened in a tab, a download
  * link followed): its Accept puts `text/html` first. `fetch`, `<img>`, `<video>`, curl and
  * supertest send `*\/*` or an image type (or nothing), which reads as JSON: their answer is
- * unchanged.
+ * unchanged. A form a page of this site submits (the chosen photos' ZIP, posted when its
+ * address would be too long) is a navigation too, as its `Sec-Fetch-*` headers say; one
+ * from another site keeps the JSON error.
  */
 function isBrowserNavigation(req: Request): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && req.accepts(['application/json', 'text/html']) === 'text/html';
+  const sameSiteForm = req.method === 'POST' && req.get('sec-fetch-mode') === 'navigate' && req.get('sec-fetch-site') !== 'cross-site';
+  return (req.method === 'GET' || req.method === 'HEAD' || sameSiteForm) && req.accepts(['application/json', 'text/html']) === 'text/html';
 }
 
 /** A view and its locals: the page a browser gets instead of the JSON error. */

@@ -65,6 +65,8 @@ describe('GET /api/album-media', () => {
         alt: 'Photo 2 of 4',
         taken: null,
         caption: null,
+        // What choosing it adds to a download (views/assets/select.js).
+        bytes: stat.size,
         original: '/albums/2024/trip/IMG_1.jpg',
         full: '/albums/2024/trip/IMG_1.jpg',
         src: `/api/thumbnail?path=2024%2Ftrip%2FIMG_1.jpg&size=small&v=${version}`,

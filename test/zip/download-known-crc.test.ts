@@ -91,6 +91,15 @@ describe('GET /api/download-album of a prepared album', function () {
     await unzipTest(res.body);
   });
 
+  it('should serve a selection (only=) with the CRCs known too, exactly the chosen files', async () => {
+    const chosen = ['IMG_03.jpg', 'IMG_17.jpg', 'IMG_08.jpg'];
+    const res = await getRaw(`${base + q(BIG)}${chosen.map((n) => `&only=${n}`).join('')}`);
+    expect(res.status).to.equal(200);
+    expect(Number(res.headers['content-length'])).to.equal(res.body.length);
+    expect(localHeaders(res.body).map((h) => h.name)).to.deep.equal(['IMG_03.jpg', 'IMG_08.jpg', 'IMG_17.jpg']);
+    await unzipTest(res.body);
+  });
+
   it('should answer HEAD with the same exact length', async () => {
     const get = await getRaw(base + q(ROME));
     const head = await app.head(q(ROME)).expect(200);

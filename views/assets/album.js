@@ -36,6 +36,27 @@ function initAlbum(list) {
     }),
   );
 
+  // Choosing photos to download or share (views/assets/select.js): its button joins the header.
+  const header = document.querySelector('.album-header');
+  if (header) {
+    void Promise.all([import(assets.select), import(assets.byteSize), strings]).then(([{ initSelect }, { formatBytes }, { t, locale }]) => {
+      const album = list.dataset.album ?? '';
+      const albumUrl = new URL(`/photos/${album.split('/').map(encodeURIComponent).join('/')}`, window.location.origin);
+      initSelect(list, {
+        t,
+        formatSize: (bytes) => formatBytes(bytes, locale()),
+        storageKey: `album:${album}`,
+        toolbar: header,
+        downloads: list.dataset.downloads !== 'false',
+        // The album's own address, never a share link's: it opens only for those who may see
+        // the album. One chosen photo opens on it (the viewer's deep link).
+        shareUrl: (paths) =>
+          paths.length === 1 ? `${albumUrl.href}#photo=${encodeURIComponent(paths[0].slice(paths[0].lastIndexOf('/') + 1))}` : albumUrl.href,
+        shareTitle: document.querySelector('h1')?.textContent ?? document.title,
+      });
+    });
+  }
+
   // The lightbox (PhotoSwipe and the overlays) loads on first use, or at once for a deep link.
   let lightbox;
   const lightboxReady = () =>

@@ -42,6 +42,11 @@ export interface MediaView {
    * and the lightbox's slides (docs/api.md#get-apithumbnailpathsize).
    */
   readonly webpSrcset: string;
+  /**
+   * What choosing it adds to a download, in bytes: the file and a Live Photo's movie, as the
+   * chosen photos' ZIP holds them (views/assets/select.js); null when it could not be stat'ed.
+   */
+  readonly bytes: number | null;
   /** Display size; null when it could not be read (yet). */
   readonly width: number | null;
   readonly height: number | null;
@@ -128,12 +133,14 @@ export async function mediaViews(
   const motions = onPage.flatMap((f) => (f.motion ? [f.motion.item] : []));
   const offset = (page - 1) * MEDIA_PER_PAGE;
   // Live Photos' movies are asked with the page: their playback plan chooses their sources.
-  const [itemStats, allDims] = await Promise.all([
-    stats.all(album, items),
+  const [allStats, allDims] = await Promise.all([
+    stats.all(album, [...items, ...motions]),
     dimensions ? dimensions(album, [...items, ...motions]) : Promise.resolve([...items, ...motions].map(() => undefined)),
   ]);
+  const itemStats = allStats.slice(0, items.length);
   const dims = allDims.slice(0, items.length);
   const motionDims = new Map(motions.map((m, i) => [m, allDims[items.length + i]]));
+  const motionBytes = new Map(motions.map((m, i) => [m, allStats[items.length + i]?.size]));
   return items.map((m, i) => {
     const mediaPath = `${album.path}/${m.name}`;
     const motion = onPage[i]!.motion;
@@ -162,6 +169,7 @@ export async function mediaViews(
       large,
       srcset: thumbnailSrcset(mediaPath, v),
       webpSrcset: thumbnailSrcset(mediaPath, v, 'webp'),
+      bytes: v === undefined ? null : v.size + (motion ? (motionBytes.get(motion.item) ?? 0) : 0),
       width: d?.width ?? null,
       height: d?.height ?? null,
       thumbHash: d?.thumbHash ?? null,

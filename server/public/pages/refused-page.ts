@@ -8,10 +8,14 @@ import { albumPageUrl } from '../../core/urls.js';
 import type { ErrorPage, RefusedPage } from '../../http/error-handler.js';
 import { languageLocals, type VisitorLanguage, varyByLanguage } from './visitor-language.js';
 
-/** The `/albums/{path}` tail or the `path` query of a media route: a file (`2024/trip/IMG_1.jpg`) or, for the ZIP, an album. */
+/**
+ * The `/albums/{path}` tail or the `path` query of a media route: a file (`2024/trip/IMG_1.jpg`)
+ * or, for the ZIP, an album; the chosen photos' ZIP posted as a form names it in its body.
+ */
 function pathNamedBy(req: Request): string | undefined {
   try {
-    return parseRelativePath(req.path.startsWith('/albums/') ? decodeUrlPath(req.path.slice('/albums/'.length)) : req.query.path);
+    if (req.path.startsWith('/albums/')) return parseRelativePath(decodeUrlPath(req.path.slice('/albums/'.length)));
+    return parseRelativePath(req.query.path ?? (req.body as { path?: unknown } | undefined)?.path);
   } catch {
     return undefined;
   }

@@ -1,6 +1,9 @@
-import { type Response, Router } from 'express';
-import { badRequest } from '../../core/errors.js';
-import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { badRequest, forbidden } from '../../core/errors.js';
+import { isCrossSite } from '../access/cross-site.js';
+import { chosenFiles, onlyNames, onlyNamesInQuery } from '../zip/selection.js';
+import { BODY_LIMIT } from './password-routes.js';
+import type { AlbumResolver, ReadableFile, ResolvedAlbum } from '../resolvers.js';
 import { zipFiles } from '../zip/zip-contents.js';
 import { ClientClosedError, planZip, type StatedVersion, writeZip } from '../zip/album-zip.js';
 import { DownloadSlots, MAX_CONCURRENT_ZIPS, MAX_ZIPS_PER_CLIENT, ZIP_IDLE_TIMEOUT_MS, ZIP_STALLED_MS } from '../zip/download-limits.js';
@@ -44,7 +47,45 @@ function withVideos(raw: unknown): boolean {
   throw badRequest('Invalid parameter: videos must be 0 or 1');
 }
 
-/** `GET /api/download-album?path=&videos=`: the album's photos (with their Live Photo movies, and its videos when asked) as a stored ZIP, streamed as it is built. */
+/**
+ * Form fields a POST may carry: a chosen name is at least `only=x&`, so the 100 KB body
+ * (BODY_LIMIT) never holds more; body-parser's default of 1,000 would refuse a long selection.
+ */
+const MAX_FORM_FIELDS = 20_000;
+
+/** What a download asks for, from the query of a GET or the form of a POST: the same fields. */
+interface DownloadRequest {
+  readonly path: unknown;
+  readonly videos: boolean;
+  /** The chosen files' names; undefined: the whole album. */
+  readonly only: readonly string[] | undefined;
+}
+
+function fromQuery(req: Request): DownloadRequest {
+  return { path: req.query.path, videos: withVideos(req.query.videos), only: onlyNamesInQuery(req.originalUrl) };
+}
+
+function fromForm(req: Request): DownloadRequest {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return { path: body.path, videos: withVideos(body.videos), only: onlyNames(body.only) };
+}
+
+/**
+ * A page of another site could post the form with the visitor's share-link cookie and have
+ * the server build archives for it (docs/api.md#post-apidownload-album): a POST is answered
+ * only when it comes from this site. A GET stays a link anyone may follow, as before.
+ */
+const refuseCrossSite: RequestHandler = (req, _res, next) =>
+  next(isCrossSite(req) ? forbidden('Downloads posted from another site are refused: choose the photos on the album page') : undefined);
+
+const requireForm: RequestHandler = (req, _res, next) =>
+  next(req.is('application/x-www-form-urlencoded') ? undefined : badRequest('Content-Type must be application/x-www-form-urlencoded'));
+
+/**
+ * `GET /api/download-album?path=&videos=&only=`, and the same fields as a form POST: the
+ * album's photos (with their Live Photo movies, and its videos when asked), or only the files
+ * named by `only`, as a stored ZIP, streamed as it is built.
+ */
 export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { resolveAlbum, idleTimeoutMs = ZIP_IDLE_TIMEOUT_MS } = opts;
   const slots = new DownloadSlots({
@@ -56,26 +97,37 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
   const { log, locationPatcher = createLocationPatcher() } = opts;
   const router = Router();
 
-  router.get('/api/download-album', async function downloadAlbum(req, res) {
-    const videos = withVideos(req.query.videos);
-    const album = await resolveAlbum(req, req.query.path, 'original');
+  async function downloadAlbum(req: Request, res: Response, asked: DownloadRequest): Promise<void> {
+    const album = await resolveAlbum(req, asked.path, 'original');
     // After the access check (a visitor without access learns nothing of the load), before
     // the planning, which stats every file.
     const slot = slots.take(clientAddressKey(req), res);
     try {
-      await sendZip(album, videos, req.method, res);
+      // Only files the resolver vetted for this visitor, from where they really are: a symlink
+      // into a locked album or to an album.json never reaches the archive. A Live Photo is its
+      // still and its movie: both go in, the movie right after the still; in the album's order
+      // (`sort`). Chosen names are checked only now, after the access check: a visitor
+      // without access learns nothing of which names exist.
+      const readable = await album.readable();
+      const ordered = opts.order ? await opts.order(album.path, readable) : readable;
+      const files = asked.only ? chosenFiles(ordered, asked.only) : zipFiles(ordered, asked.videos);
+      await sendZip(album, files, req.method, res);
     } finally {
       slot.release();
       if (slot.evicted) log.warn(`download-album: ${album.path}: a stalled download ended to make room for another visitor`);
     }
-  });
+  }
 
-  async function sendZip(album: ResolvedAlbum, videos: boolean, method: string, res: Response): Promise<void> {
-    // Only files the resolver vetted for this visitor, from where they really are: a symlink
-    // into a locked album or to an album.json never reaches the archive. A Live Photo is its
-    // still and its movie: both go in, the movie right after the still; in the album's order (`sort`).
-    const readable = await album.readable();
-    const files = zipFiles(opts.order ? await opts.order(album.path, readable) : readable, videos);
+  router.get('/api/download-album', (req, res) => downloadAlbum(req, res, fromQuery(req)));
+  router.post(
+    '/api/download-album',
+    refuseCrossSite,
+    requireForm,
+    express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: MAX_FORM_FIELDS }),
+    (req, res) => downloadAlbum(req, res, fromForm(req)),
+  );
+
+  async function sendZip(album: ResolvedAlbum, files: readonly ReadableFile[], method: string, res: Response): Promise<void> {
     const { knownCrc } = opts;
     const plan = await planZip(
       files.map((f) => ({ name: f.item.name, path: f.absPath, hideLocation: f.hideLocation })),
