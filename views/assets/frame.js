@@ -290,6 +290,8 @@ async function start(root) {
     }
   }
 
+  /** @type {any} */
+  let wakeLock = null;
   root.style.setProperty('--frame-fade', `${Math.min(1000, options.interval * 0.3)}ms`);
   setUpControls();
   void keepAwake();
@@ -298,8 +300,6 @@ async function start(root) {
 
   // The screen stays on while the frame shows (the lock is let go by the browser whenever the
   // page is hidden, and asked again when it is shown).
-  /** @type {any} */
-  let wakeLock = null;
   async function keepAwake() {
     const wakeLocks = /** @type {any} */ (navigator).wakeLock;
     if (!wakeLocks || wakeLock || document.visibilityState !== 'visible') return;
