@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { launchBrowser } from '../support/browser.js';
 import { quietLogger } from '../support/capture-logger.js';
-import { eventually, writeJpeg } from '../support/gallery-fixture.js';
+import { writeJpeg } from '../support/gallery-fixture.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
