@@ -10,6 +10,7 @@ import { createGallery, type Gallery } from '../../server/gallery.js';
 import { launchBrowser } from '../support/browser.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { writeJpeg } from '../support/gallery-fixture.js';
+import { writeVideo } from '../support/media-fixtures.js';
 import { makeTempDir, removeTempDir, writeAlbum } from '../support/temp-dir.js';
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
@@ -94,6 +95,9 @@ describe('photo frame in Chromium', function () {
     for (const [i, name] of ['a.jpg', 'b.jpg', 'c.jpg'].entries()) await writeJpeg(path.join(summer, name), 64, 48, 40 + i * 90);
     const family = writeAlbum(config.albumsDir, 'family', lockedMeta);
     await writeJpeg(path.join(family, 'f.jpg'), 64, 48, 300);
+    const clips = writeAlbum(config.albumsDir, 'clips', { title: 'Clips' });
+    await writeVideo(path.join(clips, 'clip.mp4'), { seconds: 1 });
+    await writeJpeg(path.join(clips, 'x.jpg'), 64, 48, 100);
     await startServer();
     base = `http://127.0.0.1:${port}`;
     browser = await launchBrowser(['--js-flags=--expose-gc']);
@@ -200,6 +204,24 @@ describe('photo frame in Chromium', function () {
     const after = await shownCount(page);
     await waitShown(page, after + 3);
     expect(navigations).to.deep.equal([]);
+  });
+
+  it('should play a video muted to its end, then go on', async () => {
+    const page = await open('/frame/clips?interval=0.5');
+    const frameShows = (key: string) =>
+      page.waitForFunction((k) => document.getElementById('frame')?.dataset.current === k, key, { timeout: 30_000, polling: 50 });
+    await frameShows('clips/clip.mp4');
+    await page.waitForFunction(
+      () => {
+        const video = document.querySelector('.frame__video') as HTMLVideoElement;
+        return video.classList.contains('frame__video--playing') && video.muted && !video.paused && video.currentTime > 0;
+      },
+      null,
+      { timeout: 30_000 },
+    );
+    await frameShows('clips/x.jpg');
+    // The video let go of its file once the next photo came.
+    expect(await page.$eval('.frame__video', (video) => (video as HTMLVideoElement).hidden && !video.hasAttribute('src'))).to.equal(true);
   });
 
   it('should ask for the password of a locked album, then come back to its frame', async () => {

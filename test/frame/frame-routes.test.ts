@@ -35,6 +35,7 @@ describe('photo frame: pages and lists', function () {
   const fx = new GalleryFixture();
   const grandma = link('Grandma');
   const revoked = link('Old', { revoked: iso(Date.now() - HOUR) });
+  const oma = link('Oma', { language: 'de' });
   let ip = 1;
   const get = (url: string, cookies: readonly string[] = []) => {
     const r = request(fx.gallery.handler).get(url).set('X-Forwarded-For', `203.0.113.${ip++}`);
@@ -44,7 +45,7 @@ describe('photo frame: pages and lists', function () {
   before(async () => {
     await fx.build({
       '2024/summer': { meta: { title: 'Summer by the sea', captions: { 'a.jpg': 'Sandcastle' } }, files: ['a.jpg', 'b.jpg'] },
-      '2024/locked': { meta: { title: 'Locked title', password: 'pw', token: 'locked-token', shareLinks: [grandma, revoked] }, files: ['c.jpg'] },
+      '2024/locked': { meta: { title: 'Locked title', password: 'pw', token: 'locked-token', shareLinks: [grandma, revoked, oma] }, files: ['c.jpg'] },
       '2024/locked/kid': { meta: { title: 'Kid title' }, files: ['k.jpg'] },
       '2024/hidden': { meta: { title: 'Hidden title', hidden: true, token: 'hidden-token-0123456789' }, files: ['h.jpg'] },
       '2024/anon': { meta: { title: 'Anon title', password: 'pw2', allowAnonymous: true, token: 'anon-token-0123456789' }, files: ['n.jpg'] },
@@ -160,6 +161,11 @@ describe('photo frame: pages and lists', function () {
       expect(pathsOf(list.body)).to.deep.equal(['2024/locked/c.jpg']);
       await fx.gallery.linkUsage.flush();
       expect((await fx.gallery.linkUsage.read()).get(grandma.id)?.visits).to.equal(1);
+    });
+
+    it("should be written in the link's language, as the link's page is", async () => {
+      const res = await get(`/s/${oma.id}/frame`).set('Accept-Language', 'en').expect(200);
+      expect(res.text).to.include('<html lang="de"').and.include('Bilderrahmen: Locked title');
     });
 
     it('should say that a revoked or unknown link no longer works, as its page does', async () => {
