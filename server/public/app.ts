@@ -19,6 +19,8 @@ import type { LinkUsageStore } from '../core/access/link-usage.js';
 import { createLinkVisits } from './access/link-visits.js';
 import { visitorMiddleware } from './access/visitor.js';
 import { createShareLinkRouter } from './routes/share-link-page.js';
+import { framePageHandler, renderLinkFrame } from './pages/frame-page.js';
+import { createFrameMediaRouter } from './routes/frame-media-api.js';
 import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
@@ -208,8 +210,14 @@ export function createApp(deps: AppDeps): PublicApp {
       linkVisits,
       production: config.production,
       language,
+      renderFrame: renderLinkFrame,
     }),
   );
+  // The photo frame of an album or folder (docs/api.md#photo-frame), and the list of a folder's.
+  const framePage = framePageHandler({ index, albumPages, linkVisits, production: config.production });
+  app.get('/frame', framePage);
+  app.get('/frame/*splat', framePage);
+  app.use(createFrameMediaRouter({ index, readableMedia: deps.readableMedia, stats, dimensions: deps.dimensions, order: deps.dates?.order, language }));
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats, language }));
 

@@ -103,8 +103,8 @@ export function cookieLinkIds(req: Request): string[] {
   }
 }
 
-/** `/s/<id>`, with a query or a trailing slash (some apps add one), nothing more. */
-const LINK_ADDRESS = /^\/s\/([^/?#]*)\/?(?:[?#]|$)/;
+/** `/s/<id>`, with a query or a trailing slash (some apps add one), or an address below it (`/s/<id>/frame`), which acts with that link too. */
+const LINK_ADDRESS = /^\/s\/([^/?#]*)(?:[/?#]|$)/;
 
 /** The id of the `/s/<id>` address a request asks for, when it has the shape of one. */
 export function addressLinkId(req: Request): string | undefined {

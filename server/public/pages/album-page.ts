@@ -97,6 +97,12 @@ export interface AlbumPages {
    * link's `/s/<id>` renders its album here (server/public/routes/share-link-page.ts).
    */
   readonly render: (req: Request, res: Response, node: TreeNode) => Promise<void>;
+  /**
+   * The password form answering for `relPath` when something on it is locked to this visitor
+   * (the outermost lock, as the album page answers), bringing the visitor back to `returnUrl`
+   * once open: false when nothing locks it. For pages of an album at another address (its frame).
+   */
+  readonly renderLockedAt: (req: Request, res: Response, relPath: string, returnUrl: string) => Promise<boolean>;
 }
 
 /** The view rendered to a string in the visitor's language, so it can be kept. */
@@ -305,7 +311,13 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     return render(req, res, node);
   }
 
-  return { handler: albumPage, render };
+  async function renderLockedAt(req: Request, res: Response, relPath: string, returnUrl: string): Promise<boolean> {
+    const lock = outermostLock(index, relPath, visitorOf(req));
+    if (lock) await renderLocked(req, res, lock, returnUrl);
+    return lock !== undefined;
+  }
+
+  return { handler: albumPage, render, renderLockedAt };
 }
 
 /**

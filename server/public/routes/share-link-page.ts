@@ -25,6 +25,8 @@ export interface ShareLinkPageDeps {
   readonly production: boolean;
   /** The visitor's language (a lockout's end is written in it). */
   readonly language: VisitorLanguage;
+  /** The photo frame of the link's album at `/s/<id>/frame` (server/public/pages/frame-page.ts); none without it. */
+  readonly renderFrame?: AlbumPages['render'] | undefined;
 }
 
 /**
@@ -55,20 +57,24 @@ export function isTopLevelNavigation(req: Request): boolean {
  */
 export function createShareLinkRouter(deps: ShareLinkPageDeps): Router {
   const router = Router();
-  router.get('/s/:id', async function shareLinkPage(req, res) {
-    const id = addressLinkId(req);
-    const now = Date.now();
-    const found = id === undefined ? undefined : liveLink(deps.index.root, id, now);
-    if (found) {
-      grantLink(req, res, deps.production, found.link.id, (held) => liveLink(deps.index.root, held, now) !== undefined);
-      deps.linkVisits.record(req, found.link.id);
-      return deps.render(req, res, found.album);
-    }
-    const guess = isTopLevelNavigation(req) ? await deps.limiter.countGuess(req) : undefined;
-    // Locked out before this guess: it was not looked at. (The guess that starts a lockout was, and failed.)
-    if (guess && !guess.counted) return renderLockedOut(res, guess, deps.language(req));
-    return renderPage(res, LINK_GONE);
-  });
+  const answer = (render: AlbumPages['render']) =>
+    async function shareLinkPage(req: Request, res: Response) {
+      const id = addressLinkId(req);
+      const now = Date.now();
+      const found = id === undefined ? undefined : liveLink(deps.index.root, id, now);
+      if (found) {
+        grantLink(req, res, deps.production, found.link.id, (held) => liveLink(deps.index.root, held, now) !== undefined);
+        deps.linkVisits.record(req, found.link.id);
+        return render(req, res, found.album);
+      }
+      const guess = isTopLevelNavigation(req) ? await deps.limiter.countGuess(req) : undefined;
+      // Locked out before this guess: it was not looked at. (The guess that starts a lockout was, and failed.)
+      if (guess && !guess.counted) return renderLockedOut(res, guess, deps.language(req));
+      return renderPage(res, LINK_GONE);
+    };
+  router.get('/s/:id', answer(deps.render));
+  // The link's photo frame (docs/api.md#photo-frame): the same answers, visits and cookie as its page.
+  if (deps.renderFrame) router.get('/s/:id/frame', answer(deps.renderFrame));
   return router;
 }
 
