@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { readExifPosition } from '../../workers/exif-reader.js';
 import { cameraName, iptcPlaces, positionFromIso6709, uniqueNames, videoPlaceFacts, xmpPlaceFacts } from '../../workers/place-tags.js';
+import { TiffLayout, writeGpsIfd } from '../support/located-media.js';
 
 /** An IPTC-IIM dataset: 0x1C, record, dataset, a 2-byte length, the value. */
 const dataset = (record: number, number: number, value: Buffer | string) => {
@@ -127,5 +129,39 @@ describe('place tags', () => {
     it('should keep the first spelling of names that differ only in case and accents, and drop what is not a name', () => {
       expect(uniqueNames(['Belém', 'BELEM', ' Lisboa\n', '', 'x'.repeat(300), undefined, 'Lisboa'])).to.deep.equal(['Belém', 'Lisboa']);
     });
+  });
+});
+
+describe('readExifPosition', () => {
+  /** IFD0 with a GPS pointer at 8, the GPS IFD at 40, its rationals at 100. */
+  const block = (littleEndian: boolean) => {
+    const t = new TiffLayout(160, littleEndian);
+    t.ifd(8, [[0x8825, 4, 1, 40]]);
+    writeGpsIfd(t, 40, 100);
+    return t;
+  };
+
+  it('should read the GPS IFD in either byte order', () => {
+    for (const littleEndian of [true, false]) {
+      const position = readExifPosition(block(littleEndian).bytes)!;
+      expect(position.lat).to.be.closeTo(48 + 51 / 60 + 30 / 3600, 1e-9);
+      expect(position.lon).to.be.closeTo(2 + 17 / 60 + 40 / 3600, 1e-9);
+    }
+  });
+
+  it('should read the southern and western hemispheres as negative', () => {
+    const t = block(true);
+    t.bytes.write('S', 40 + 2 + 8, 'latin1');
+    t.bytes.write('W', 40 + 2 + 24 + 8, 'latin1');
+    const position = readExifPosition(t.bytes)!;
+    expect(position.lat).to.be.below(-48);
+    expect(position.lon).to.be.below(-2);
+  });
+
+  it('should give none for a GPS pointer back at IFD0, past the block, or degrees over zero', () => {
+    expect(readExifPosition(block(true).u32(8 + 2 + 8, 8).bytes)).to.equal(null);
+    expect(readExifPosition(block(true).u32(8 + 2 + 8, 5000).bytes)).to.equal(null);
+    expect(readExifPosition(block(true).u32(100 + 4, 0).bytes)).to.equal(null);
+    expect(readExifPosition(Buffer.from('not exif'))).to.equal(null);
   });
 });
