@@ -23,7 +23,8 @@ describe('the offline geocoder', function () {
   const cases: [string, number, number, string, string][] = [
     ['Tokyo', 35.6895, 139.6917, 'Tokyo', 'JP'],
     ['the Eiffel Tower (Paris, not the suburb whose centre is nearer)', 48.8584, 2.2945, 'Paris', 'FR'],
-    ['the Brandenburg Gate (Berlin, not its district)', 52.5163, 13.3777, 'Berlin', 'DE'],
+    ['the Brandenburg Gate', 52.5163, 13.3777, 'Berlin', 'DE'],
+    ['a street in Kreuzberg (Berlin, not the section of it GeoNames lists)', 52.4986, 13.4033, 'Berlin', 'DE'],
     ['Sydney Opera House', -33.8568, 151.2153, 'Sydney', 'AU'],
     ['Cape Town', -33.9249, 18.4241, 'Cape Town', 'ZA'],
     ['Rio de Janeiro', -22.9068, -43.1729, 'Rio de Janeiro', 'BR'],
