@@ -6,8 +6,10 @@
  * Here only two IFDs are read (IFD0 and its Exif sub-IFD, never one twice), only the wanted
  * tags are decoded, only the first component of a number is read and text is capped: the cost
  * is at most a few thousand 12-byte entries. The same holds for Apple's content identifier
- * (readAppleContentId), one more IFD inside the MakerNote.
+ * (readAppleContentId), one more IFD inside the MakerNote, and for the GPS IFD (readExifPosition).
  */
+
+import { type GpsPosition, isPosition } from './place-tags.js';
 
 export interface ExifFields {
   Make: string | null;
@@ -161,6 +163,40 @@ export function exifPreview(block: Buffer): Buffer | undefined {
 
 const PREVIEW_ONLY: ReadonlySet<number> = new Set(Object.values(PREVIEW_TAGS));
 
+const GPS_IFD_POINTER = 0x8825;
+const GPS_TAGS = { latitudeRef: 0x0001, latitude: 0x0002, longitudeRef: 0x0003, longitude: 0x0004 } as const;
+const GPS_POINTER_ONLY: ReadonlySet<number> = new Set([GPS_IFD_POINTER]);
+const GPS_ONLY: ReadonlySet<number> = new Set(Object.values(GPS_TAGS));
+
+/**
+ * Where the photo was taken, from the GPS IFD of an EXIF block as readExifFields takes it
+ * (degrees, minutes and seconds as three rationals, and the hemisphere as a letter); null when
+ * the block has none, or one out of range. 0°, 0° is what a camera without a fix writes, not a
+ * place: it reads as none. Two IFDs are read, as the other readers here bound them.
+ */
+export function readExifPosition(block: Buffer): GpsPosition | null {
+  const tiff = block.subarray(0, 6).equals(EXIF_PREFIX) ? block.subarray(6) : block;
+  const reader = tiffReader(tiff);
+  if (!reader) return null;
+  const ifd0Offset = reader.u32(4);
+  const pointer = reader.ifd(ifd0Offset, GPS_POINTER_ONLY).get(GPS_IFD_POINTER);
+  const gpsOffset = pointer ? reader.firstNumber(pointer) : null;
+  if (gpsOffset === null || gpsOffset === ifd0Offset) return null;
+  const gps = reader.ifd(gpsOffset, GPS_ONLY);
+  const degrees = (tag: number, refTag: number, negative: string): number | null => {
+    const entry = gps.get(tag);
+    const ref = gps.get(refTag);
+    if (!entry || !ref) return null;
+    const [d, m = 0, s = 0] = reader.numbers(entry, 3);
+    if (d === undefined) return null;
+    const value = d + m / 60 + s / 3600;
+    return reader.text(ref)?.toUpperCase() === negative ? -value : value;
+  };
+  const lat = degrees(GPS_TAGS.latitude, GPS_TAGS.latitudeRef, 'S');
+  const lon = degrees(GPS_TAGS.longitude, GPS_TAGS.longitudeRef, 'W');
+  return lat !== null && lon !== null && isPosition(lat, lon) ? { lat, lon } : null;
+}
+
 /**
  * Apple's content identifier of a photo, the one the Live Photo's movie carries too
  * (docs/api.md#live-photos), from an EXIF block as readExifFields takes it; null when absent.
@@ -288,6 +324,18 @@ class TiffReader {
     const end = raw.indexOf(0);
     const value = raw.toString('utf8', 0, end === -1 ? raw.length : end).trim();
     return value === '' ? null : value;
+  }
+
+  /** Up to `max` components as numbers, in order, stopping at the first that is not one (a rational over 0). */
+  numbers(entry: IfdEntry, max: number): number[] {
+    const size = TYPE_BYTES[entry.type] ?? 0;
+    const found: number[] = [];
+    for (let i = 0; i < Math.min(entry.count, max); i++) {
+      const value = this.firstNumber({ ...entry, valueAt: entry.valueAt + i * size });
+      if (value === null) break;
+      found.push(value);
+    }
+    return found;
   }
 
   /** The first component as a number (a rational divided out); integers, rationals, floats. */

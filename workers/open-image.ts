@@ -149,6 +149,9 @@ export interface ImageHeader {
   readonly stored: { readonly width: number; readonly height: number; readonly orientation?: number };
   /** The EXIF block (a TIFF block), when there is one. */
   readonly exif?: Buffer;
+  /** The XMP packet and the IPTC-IIM block (Photoshop resources) libvips found; none for a HEIF read by our reader. */
+  readonly xmp?: Buffer;
+  readonly iptc?: Buffer;
   /** A HEIF of HEVC pixels: libheif decodes it. */
   readonly hevc: boolean;
 }
@@ -165,7 +168,8 @@ export async function imageHeader(image: ImageFile): Promise<ImageHeader> {
   }
   const meta = await sharp(image.path, SHARP_INPUT).metadata();
   const stored = { width: meta.width, height: meta.height, ...(meta.orientation === undefined ? {} : { orientation: meta.orientation }) };
-  return { ...meta.autoOrient, stored, ...(meta.exif ? { exif: meta.exif } : {}), hevc: isHevcHeader(meta) };
+  const blocks = { ...(meta.exif ? { exif: meta.exif } : {}), ...(meta.xmp ? { xmp: meta.xmp } : {}), ...(meta.iptc ? { iptc: meta.iptc } : {}) };
+  return { ...meta.autoOrient, stored, ...blocks, hevc: isHevcHeader(meta) };
 }
 
 /** A HEIF's Exif item: a 4-byte offset to the TIFF header, then the TIFF block (at most 1 MB read). */

@@ -8,8 +8,9 @@ import fs from 'node:fs/promises';
 import sharp, { type SharpOptions } from 'sharp';
 import { turnedSize } from '../server/core/albums/rotations.js';
 import { takenFromExif } from '../server/core/media/taken-date.js';
-import { type ExifFields, exifPreview, readExifFields, readJpegHead } from './exif-reader.js';
-import { identify, imageHeader, imageTaskDone, openImage, regularFile, SHARP_INPUT } from './open-image.js';
+import { type ExifFields, exifPreview, readExifFields, readExifPosition, readJpegHead } from './exif-reader.js';
+import { identify, type ImageHeader, imageHeader, imageTaskDone, openImage, regularFile, SHARP_INPUT } from './open-image.js';
+import { cameraName, iptcPlaces, MAX_OWN_PLACES, uniqueNames, xmpPlaceFacts } from './place-tags.js';
 import { type Budget, startTask } from './task-budget.js';
 import type { DecodedImage, Dimensions, DimensionsTask, ExifRecord, PathTask, TaskClock, TileDimensions } from './tasks.js';
 import { thumbHashOf, thumbHashOfPreview } from './thumb-hash.js';
@@ -88,12 +89,13 @@ export async function photoDimensions(task: DimensionsTask, budget: Budget): Pro
   const file = await identify(task.src);
   const src = file.path;
   const header = await imageHeader(file);
-  // The date comes with the header just read (its EXIF block, in any container).
-  const taken = header.exif ? takenFromExif(readExifFields(header.exif).DateTimeOriginal) : undefined;
+  // The date, the camera and the place come with the header just read (its EXIF, XMP and IPTC blocks).
+  const fields = header.exif ? readExifFields(header.exif) : undefined;
+  const taken = takenFromExif(fields?.DateTimeOriginal ?? null);
   const rotate = task.rotate ?? 0;
-  const size = { ...turnedSize({ width: header.width, height: header.height }, rotate), ...(taken ? { taken } : {}) };
+  const size = { ...turnedSize({ width: header.width, height: header.height }, rotate), ...(taken ? { taken } : {}), ...placeFacts(header, fields) };
   // A HEIC takes libheif 0.5–1 s to decode: its tile goes without a placeholder.
-  if (header.hevc) return size;
+  if (header.hevc || task.withoutPlaceholder) return size;
   // The size stands on the header alone; a photo whose pixels fail to decode (cut short) still
   // has one, and its tile shows the designed "cannot show" state once its thumbnail fails. A
   // placeholder is not worth holding a worker for long (a huge PNG or TIFF, which libvips
@@ -103,6 +105,16 @@ export async function photoDimensions(task: DimensionsTask, budget: Budget): Pro
   const fromPreview = preview && (await thumbHashOfPreview(preview, header.stored, rotate).catch(() => undefined));
   const thumbHash = fromPreview ?? (await thumbHashOf(sharp(src, SHARP_INPUT).timeout({ seconds }), rotate).catch(() => undefined));
   return thumbHash === undefined ? size : { ...size, thumbHash };
+}
+
+/** The camera, the position and the place names of a photo's header blocks; only those it has. */
+function placeFacts(header: ImageHeader, fields: ExifFields | undefined): Pick<TileDimensions, 'camera' | 'position' | 'places'> {
+  const camera = cameraName(fields?.Make, fields?.Model);
+  const xmp = xmpPlaceFacts(header.xmp);
+  // XMP's GPS is a fallback: a tool that writes both copies EXIF's, and EXIF's is what the camera wrote.
+  const position = (header.exif ? readExifPosition(header.exif) : null) ?? xmp.position;
+  const places = uniqueNames([...xmp.places, ...iptcPlaces(header.iptc)], MAX_OWN_PLACES);
+  return { ...(camera ? { camera } : {}), ...(position ? { position } : {}), ...(places.length > 0 ? { places } : {}) };
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { MediaKind } from '../server/core/media-catalogue.js';
 import type { ExifFields } from './exif-reader.js';
+import type { GpsPosition } from './place-tags.js';
 
 export type { MediaKind };
 
@@ -117,6 +118,8 @@ export interface DimensionsTask {
   kind: MediaKind;
   /** As ThumbnailTask's: the size comes out turned (sides swapped for 90 and 270), and so does the placeholder. */
   rotate?: number;
+  /** True when the caller has the placeholder already (a record read again for newer facts): none is made. */
+  withoutPlaceholder?: boolean;
 }
 
 /** The EXIF record of docs/api.md (`GET /api/exif`); a field the file lacks is null. */
@@ -147,6 +150,10 @@ export interface VideoInfo {
   indexAtEnd: boolean | null;
   /** When it was recorded, from the container's tags (server/core/media/taken-date.ts); null when it carries none. */
   taken: string | null;
+  /** The camera, from the container's tags (workers/place-tags.ts); null when it names none. Never served (server/public/routes/media-api.ts). */
+  camera: string | null;
+  /** Where it was recorded (ISO 6709 `©xyz`, Apple's location key), in degrees; null when nowhere. Never served. */
+  position: GpsPosition | null;
 }
 
 export interface WebVideoTask {
@@ -229,6 +236,12 @@ export interface TileDimensions extends Dimensions {
   thumbHash?: string;
   /** Photos: EXIF DateTimeOriginal as `YYYY-MM-DDTHH:MM:SS` (server/core/media/taken-date.ts); absent when the file has none. */
   taken?: string;
+  /** The camera: EXIF Make and Model joined (workers/place-tags.ts `cameraName`), a video's container tags; absent: none. */
+  camera?: string;
+  /** Where it was taken (EXIF GPS, else XMP exif:GPS; a video's ISO 6709), in degrees; absent: nowhere. */
+  position?: GpsPosition;
+  /** The place names the file carries (XMP, IPTC-IIM), not the geocoder's (the server adds those); absent: none. */
+  places?: string[];
 }
 
 // ---------------------------------------------------------------------------------------

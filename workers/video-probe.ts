@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { ffprobe, type ProbeStream, streamRotation } from '../server/core/media/ffprobe.js';
 import { takenFromVideoTags } from '../server/core/media/taken-date.js';
+import { videoPlaceFacts } from './place-tags.js';
 import { type Budget, startTask } from './task-budget.js';
 import type { Dimensions, PathTask, TaskClock, TileDimensions, VideoInfo } from './tasks.js';
 import { playbackFactsOf } from './web-video.js';
@@ -15,10 +16,10 @@ export async function videoInfo(task: PathTask & TaskClock): Promise<VideoInfo> 
   return probeVideo(task.src, startTask(task));
 }
 
-/** A video's tile: its size as displayed and when it was recorded. Videos have no placeholder: their frame would cost an ffmpeg run per video. */
+/** A video's tile: its size as displayed, when and where it was recorded, with what. Videos have no placeholder: their frame would cost an ffmpeg run per video. */
 export async function videoDimensions(src: string, budget: Budget): Promise<TileDimensions> {
-  const { width, height, taken } = await probeVideo(src, budget);
-  return taken === null ? { width, height } : { width, height, taken };
+  const { width, height, taken, camera, position } = await probeVideo(src, budget);
+  return { width, height, ...(taken === null ? {} : { taken }), ...(camera === null ? {} : { camera }), ...(position === null ? {} : { position }) };
 }
 
 export async function probeVideo(src: string, budget: Budget): Promise<VideoInfo> {
@@ -30,7 +31,8 @@ export async function probeVideo(src: string, budget: Budget): Promise<VideoInfo
   const fps = frameRate(stream.avg_frame_rate) ?? frameRate(stream.r_frame_rate) ?? 0;
   const codec = stream.codec_name ?? 'unknown';
   const taken = takenFromVideoTags(data.format.tags) ?? takenFromVideoTags(stream.tags) ?? null;
-  return { duration, width, height, codec, fps: Math.round(fps * 1000) / 1000, taken, ...(await playbackFactsOf(src, data, stream)) };
+  const { camera, position } = videoPlaceFacts(data.format.tags, stream.tags);
+  return { duration, width, height, codec, fps: Math.round(fps * 1000) / 1000, taken, camera, position, ...(await playbackFactsOf(src, data, stream)) };
 }
 
 function finite(value: unknown): number | undefined {

@@ -67,6 +67,12 @@ export interface Stored {
    * offline geocoder's city, region and country for its position; absent: none.
    */
   readonly places?: readonly string[];
+  /**
+   * True when the file was read before the camera, the position and the places were (a record
+   * of version 6 or older, or one whose such field was damaged): its header is read again for
+   * them, its size, placeholder, preparation and CRC kept (server/media/dimensions.ts).
+   */
+  readonly unreadFacts?: true;
 }
 
 /** A position in degrees (WGS 84). */
@@ -89,9 +95,11 @@ export interface StoredCrc {
  * (older files lack them, so are read again). 5: what was prepared (a file of version 4 reads
  * as nothing prepared: its facts stay, its thumbnails are looked at again). 6: the CRC as
  * served (a file of version 4 or 5 reads as no CRC known: the next preparation computes them).
+ * 7: the camera, the position and the places (a file of version 4 to 6 reads with every entry
+ * `unreadFacts`: each file's header is read again, nothing else is redone).
  */
-const FILE_VERSION = 6;
-const READABLE_VERSIONS = [4, 5, FILE_VERSION];
+const FILE_VERSION = 7;
+const READABLE_VERSIONS = [4, 5, 6, FILE_VERSION];
 
 /** The entries of an album's file, by file name: empty when there is none (or one of another version). */
 export async function readAlbumFacts(file: string): Promise<Map<string, Stored>> {
@@ -101,10 +109,43 @@ export async function readAlbumFacts(file: string): Promise<Map<string, Stored>>
     if (!stored) continue;
     const { entries: raw } = stored;
     if (typeof raw !== 'object' || raw === null) break;
-    for (const [name, value] of Object.entries(raw)) if (isStored(value)) entries.set(name, value);
+    for (const [name, value] of Object.entries(raw)) {
+      if (!isStored(value)) continue;
+      const place = placeFactsOf(value);
+      entries.set(name, version < FILE_VERSION ? { ...place, unreadFacts: true } : place);
+    }
     break;
   }
   return entries;
+}
+
+/** Names as kept: a few words each, a few dozen of them (the file's own and the geocoder's in eleven languages). */
+const MAX_PLACES = 40;
+const MAX_NAME_CHARS = 120;
+
+/**
+ * The entry with its camera, position and places checked: a damaged one is left out, not
+ * trusted, and the entry marked to be read again (the size and the rest stand on their own).
+ */
+function placeFactsOf(stored: Stored): Stored {
+  const { camera, position, places, unreadFacts, ...rest } = stored as Stored & Record<string, unknown>;
+  const name = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_NAME_CHARS;
+  const goodCamera = camera === undefined || name(camera);
+  const goodPosition = position === undefined || isStoredPosition(position);
+  const goodPlaces = places === undefined || (Array.isArray(places) && places.length <= MAX_PLACES && places.every(name));
+  const checked: Stored = {
+    ...rest,
+    ...(goodCamera && camera !== undefined ? { camera } : {}),
+    ...(goodPosition && position !== undefined ? { position } : {}),
+    ...(goodPlaces && places !== undefined ? { places } : {}),
+  };
+  return goodCamera && goodPosition && goodPlaces && unreadFacts !== true ? checked : { ...checked, unreadFacts: true };
+}
+
+export function isStoredPosition(v: unknown): v is StoredPosition {
+  if (typeof v !== 'object' || v === null) return false;
+  const { lat, lon } = v as Record<string, unknown>;
+  return typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180;
 }
 
 /** Writes an album's entries (the caller leaves out the files it no longer has). */

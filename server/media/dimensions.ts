@@ -3,16 +3,12 @@ import { inBatches } from '../core/in-batches.js';
 import { HttpError } from '../core/errors.js';
 import { type MediaKind, dimensionsFile } from '../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
-import type { TaskPriority } from './priority-lane.js';
 import type { Logger } from '../core/logger.js';
-import { type PlaybackFacts, playbackPlan, sourceTypeOf } from '../core/media/playback-plan.js';
-import { isTakenDate } from '../core/media/taken-date.js';
 import { Semaphore } from '../core/semaphore.js';
-import { AlbumFactsStore, type AlbumRecord, isThumbHash, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
+import { AlbumFactsStore, type AlbumRecord, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
+import { type FileVersion, geocoderPlaces, type HeaderReader, type PlacesAt, readFacts } from './file-facts.js';
 
-export type { MediaDimensions };
-
-export type { VideoPlayback };
+export type { HeaderReader, MediaDimensions, VideoPlayback };
 
 /** Dimensions of some media of one album, in the order asked; undefined where unknown. */
 export interface DimensionsProvider {
@@ -25,20 +21,6 @@ export interface DimensionsProvider {
    * For facts about a whole album (its dates) on a page that shows only part of it.
    */
   peek?(node: TreeNode, items: readonly MediaItem[]): Promise<(MediaDimensions | undefined)[]>;
-}
-
-/** The media pool's header-only tasks (server/media/pool.ts), all this module needs of it. */
-export interface HeaderReader {
-  dimensions(
-    task: { src: string; kind: MediaKind; rotate?: number },
-    opts?: { priority?: TaskPriority },
-  ): Promise<{ width: number; height: number; thumbHash?: string; taken?: string }>;
-  videoInfo(
-    task: {
-      src: string;
-    },
-    opts?: { priority?: TaskPriority },
-  ): Promise<{ width: number; height: number; duration: number } & Partial<PlaybackFacts & { codecTag: string | null; taken: string | null }>>;
 }
 
 /**
@@ -67,13 +49,8 @@ export interface DimensionsCacheOptions {
   /** How often reads of an album still going on are saved (SAVE_EVERY_MS; tests pass less). */
   readonly saveEveryMs?: number;
   readonly log: Logger;
-}
-
-/** The version of a file a read is for: its identity, and the owner's turn it is read with. */
-interface FileVersion {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly rotation: number;
+  /** The names of where a file's position is: the process's offline geocoder unless told (tests). */
+  readonly placesAt?: PlacesAt;
 }
 
 /**
@@ -123,6 +100,7 @@ export class DimensionsCache {
       concurrency: opts.concurrency ?? 4,
       saveEveryMs: opts.saveEveryMs ?? SAVE_EVERY_MS,
       onVideoNeedsCopy: opts.onVideoNeedsCopy ?? (() => undefined),
+      placesAt: opts.placesAt ?? geocoderPlaces(opts.log),
     };
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
@@ -289,12 +267,20 @@ export class DimensionsCache {
     return { absPath: where.absPath, stat: { mtimeMs: where.mtimeMs, size: where.size, rotation: where.rotation ?? 0 } };
   }
 
-  /** Takes the item's entry from the album record when it is of the file as it is now. */
+  /**
+   * Takes the item's entry from the album record when it is of the file as it is now; true
+   * when nothing is left to read. An entry read before the newer facts were (`unreadFacts`)
+   * is taken too, so pages have its size meanwhile, but its header is read again.
+   */
   #fromRecord(item: MediaItem, record: AlbumRecord, stat: FileVersion): boolean {
-    const stored = record.entries.get(item.name);
-    if (!stored || stored.mtimeMs !== stat.mtimeMs || stored.size !== stat.size || (stored.rotation ?? 0) !== stat.rotation) return false;
+    const stored = this.#sameVersion(record.entries.get(item.name), stat);
+    if (!stored) return false;
     this.#known.set(item, toDimensions(stored));
-    return true;
+    return !stored.unreadFacts;
+  }
+
+  #sameVersion(stored: Stored | undefined, stat: FileVersion): Stored | undefined {
+    return stored && stored.mtimeMs === stat.mtimeMs && stored.size === stat.size && (stored.rotation ?? 0) === stat.rotation ? stored : undefined;
   }
 
   /** Finds one item in the album record; true when its header must be read. */
@@ -317,11 +303,18 @@ export class DimensionsCache {
     const key = `${src}\0${stat.mtimeMs}\0${stat.size}\0${stat.rotation}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
+    const previous = this.#sameVersion(record.entries.get(item.name), stat);
     if (!reading) {
-      reading = this.#read(src, item.kind, stat, priority).finally(() => this.#inFlight.delete(key));
+      reading = this.#read(src, item.kind, stat, priority, previous).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, reading);
     }
     const read = await reading;
+    if (read === null && previous) {
+      // Read before, unreadable now: what was read stands, and is not asked again.
+      const { unreadFacts: _, ...kept } = previous;
+      record.entries.set(item.name, kept);
+      return true;
+    }
     if (read === null) this.#known.set(item, null);
     if (!read) return false;
     if (firstReader && read.playback && read.playback.plan !== 'direct') {
@@ -332,29 +325,17 @@ export class DimensionsCache {
     return true;
   }
 
-  async #read(src: string, kind: MediaKind, stat: FileVersion, priority: 'grid' | 'background'): Promise<Stored | null | undefined> {
+  async #read(
+    src: string,
+    kind: MediaKind,
+    stat: FileVersion,
+    priority: 'grid' | 'background',
+    previous: Stored | undefined,
+  ): Promise<Stored | null | undefined> {
     const release = await (priority === 'background' ? this.#backgroundSlots : this.#slots).acquire();
     try {
       if (this.#closed) return undefined;
-      const { reader } = this.#opts;
-      // A video's info holds its duration too, for the badge: one probe gives both.
-      const read: { width: number; height: number; duration?: number; thumbHash?: string; playback?: VideoPlayback; taken?: string | null } =
-        kind === 'video'
-          ? videoRead(await reader.videoInfo({ src }, { priority }))
-          : await reader.dimensions({ src, kind, ...(stat.rotation ? { rotate: stat.rotation } : {}) }, { priority });
-      if (!(read.width > 0 && read.height > 0)) return null;
-      const { duration, playback, thumbHash, taken } = read;
-      const stored: Stored = {
-        mtimeMs: stat.mtimeMs,
-        size: stat.size,
-        ...(stat.rotation ? { rotation: stat.rotation } : {}),
-        width: read.width,
-        height: read.height,
-        ...(isThumbHash(thumbHash) ? { thumbHash } : {}),
-        ...(playback ? { playback } : {}),
-        ...(isTakenDate(taken) ? { taken } : {}),
-      };
-      return duration !== undefined && Number.isFinite(duration) && duration > 0 ? { ...stored, duration } : stored;
+      return await readFacts(this.#opts.reader, this.#opts.placesAt, { src, kind, stat, previous }, priority);
     } catch (err) {
       // A busy pool is a "not now": the next page view asks again. Anything else (a corrupt
       // file) is not asked again until the file changes; the page renders without a size.
@@ -375,25 +356,6 @@ export class DimensionsCache {
     this.#background.add(tracked);
     void tracked.finally(() => this.#background.delete(tracked));
   }
-}
-
-/** A video's size and length, and its plan when the probe told what it depends on. */
-function videoRead(info: Awaited<ReturnType<HeaderReader['videoInfo']>>): {
-  width: number;
-  height: number;
-  duration: number;
-  playback?: VideoPlayback;
-  taken?: string | null;
-} {
-  const { width, height, duration, container, codec, pixelFormat, audioCodec, indexAtEnd, codecTag, taken } = info;
-  if (container === undefined || codec === undefined) return { width, height, duration, taken };
-  const facts: PlaybackFacts = { container, codec, pixelFormat: pixelFormat ?? null, audioCodec: audioCodec ?? null, indexAtEnd: indexAtEnd ?? null };
-  const type = sourceTypeOf({ container, codec, codecTag: codecTag ?? null });
-  return { width, height, duration, taken, playback: { plan: playbackPlan(facts), ...(type ? { type } : {}) } };
-}
-
-function _delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** Background checks of a cold album at once (each is a stat). */
