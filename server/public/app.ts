@@ -62,6 +62,8 @@ export interface AppDeps {
   readonly fileRouters?: readonly Router[];
   /** Routers of the JSON API (EXIF, video info, an album's media), mounted after the document headers, before the API 404. */
   readonly apiRouters?: readonly Router[];
+  /** The feeds of new photos (server/public/routes/feed.ts): mounted with the pages, in the visitor's language. */
+  readonly feedRouter?: Router;
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
@@ -169,6 +171,7 @@ export function createApp(deps: AppDeps): PublicApp {
   // Every page below is in the visitor's language, and says in Vary what that depends on.
   app.use(languageMiddleware(language));
   app.use(createLanguageChoiceRouter({ production: config.production }));
+  if (deps.feedRouter) app.use(deps.feedRouter);
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   // One page cache for every kept page: landing, home, /photos, folders and albums.
