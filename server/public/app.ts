@@ -40,6 +40,7 @@ import { createVisitorLanguage, languageMiddleware, languageLocals, type Visitor
 import { translatorFor } from '../http/i18n.js';
 import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { createLanguageChoiceRouter } from './routes/language-choice.js';
+import { SITE_FEED_PATH } from './pages/feed-paths.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -124,6 +125,8 @@ export function createApp(deps: AppDeps): PublicApp {
   // Views rendered before the visitor's language is known (an error on the way) are in the default one.
   Object.assign(app.locals, languageLocals(translatorFor(DEFAULT_LANGUAGE)));
   const language = deps.language ?? createVisitorLanguage({ index, siteLanguage: () => home.site.language });
+  // /photos names the site's feed (views/photos.ejs): its one address.
+  app.locals.siteFeed = SITE_FEED_PATH;
   app.locals.asset = createAssetUrls({
     '/assets/': path.join(VIEWS_DIR, 'assets'),
     '/vendor/photoswipe/': PHOTOSWIPE_DIR,
