@@ -26,6 +26,8 @@ import { createVisitorLanguage } from './public/pages/visitor-language.js';
 import { createDownloadRouter } from './public/routes/download.js';
 import { createMediaApiRouter, createPublicThumbnailRoute, createThumbnailRouter } from './public/routes/media-api.js';
 import { createThumbnailAnswer } from './public/routes/thumbnail-answer.js';
+import { createFeedRouter } from './public/routes/feed.js';
+import { createFeedThumbnailRouter } from './public/routes/feed-thumbnails.js';
 import { createWebVideoRouter } from './public/routes/web-video.js';
 import { connectRedis } from './public/redis-connection.js';
 import { RedisLinkUsageStore } from './public/access/redis-link-usage.js';
@@ -103,7 +105,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const linkUsage =
     opts.linkUsage ??
     (redis ? new RedisLinkUsageStore(redis.client, { cacheDir: config.cacheDir, log }) : new FileLinkUsageStore({ cacheDir: config.cacheDir, log }));
-  const { mediaFor, resolveMedia, resolveAlbum, readableMedia, locateMedia } = createResolvers(index, config.albumsDir);
+  const { mediaFor, resolveMedia, resolveAlbum, readableMedia, readableFor, locateMedia } = createResolvers(index, config.albumsDir);
   const thumbnails = createThumbnailCache({ cacheDir: config.cacheDir, pool, log });
   // The one answer to GET /api/thumbnail, asked by the front door and by the Express route alike.
   const thumbnailAnswer = createThumbnailAnswer({ thumbnails, mediaFor, log });
@@ -156,11 +158,13 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
       createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher, knownCrc: crcs.known }),
+      createFeedThumbnailRouter({ index, answer: thumbnailAnswer }),
     ],
     apiRouters: [
       createMediaApiRouter({ metadata, resolveMedia, webVideos }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order, language }),
     ],
+    feedRouter: createFeedRouter({ index, stats, readableFor, site: () => home.site, language, siteKey: config.albumsDir }),
     stats,
     dimensions: dimensions.provide,
     dates,

@@ -42,6 +42,7 @@ import { createVisitorLanguage, languageMiddleware, languageLocals, type Visitor
 import { translatorFor } from '../http/i18n.js';
 import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { createLanguageChoiceRouter } from './routes/language-choice.js';
+import { SITE_FEED_PATH } from './pages/feed-paths.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -64,6 +65,8 @@ export interface AppDeps {
   readonly fileRouters?: readonly Router[];
   /** Routers of the JSON API (EXIF, video info, an album's media), mounted after the document headers, before the API 404. */
   readonly apiRouters?: readonly Router[];
+  /** The feeds of new photos (server/public/routes/feed.ts): mounted with the pages, in the visitor's language. */
+  readonly feedRouter?: Router;
   /** mtimes of media for thumbnail URL versions, shared with the album-media API. */
   readonly stats?: MediaStats;
   readonly dimensions?: DimensionsProvider;
@@ -124,6 +127,8 @@ export function createApp(deps: AppDeps): PublicApp {
   // Views rendered before the visitor's language is known (an error on the way) are in the default one.
   Object.assign(app.locals, languageLocals(translatorFor(DEFAULT_LANGUAGE)));
   const language = deps.language ?? createVisitorLanguage({ index, siteLanguage: () => home.site.language });
+  // /photos names the site's feed (views/photos.ejs): its one address.
+  app.locals.siteFeed = SITE_FEED_PATH;
   app.locals.asset = createAssetUrls({
     '/assets/': path.join(VIEWS_DIR, 'assets'),
     '/vendor/photoswipe/': PHOTOSWIPE_DIR,
@@ -171,6 +176,7 @@ export function createApp(deps: AppDeps): PublicApp {
   // Every page below is in the visitor's language, and says in Vary what that depends on.
   app.use(languageMiddleware(language));
   app.use(createLanguageChoiceRouter({ production: config.production }));
+  if (deps.feedRouter) app.use(deps.feedRouter);
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   // One page cache for every kept page: landing, home, /photos, folders and albums.

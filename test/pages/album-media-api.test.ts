@@ -89,6 +89,8 @@ describe('GET /api/album-media', () => {
         width: 300,
         height: 200,
         thumbHash: null,
+        // When it arrived (docs/api.md#feeds), for the "new" marks.
+        added: Math.floor(stat.ctimeMs),
         duration: null,
         durationText: null,
         motion: null,

@@ -27,6 +27,7 @@ import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { downloadOffer } from './download-offer.js';
 import { allAlbumsUrl, folderListing, pageTitleOf } from './folder-listing.js';
 import { dateRangeText } from './taken-text.js';
+import { pageFeed } from './feed-links.js';
 import { DEFAULT_LANGUAGE } from '../../core/languages.js';
 import { type Translate, type Translator, translatorFor } from '../../http/i18n.js';
 import { languageLocals, type VisitorLanguage } from './visitor-language.js';
@@ -171,6 +172,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
         preview,
         pagination: listing,
         pagePath: pagePathOf(allAlbumsUrl(node), listing.page),
+        feed: pageFeed(undefined, node, index.root),
       });
       return { html, keepMs: cards.some((c) => c.pending) ? (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) : undefined };
     };
@@ -240,6 +242,8 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       const summary = summaryOf(counts, children.length, t);
       const html = await renderView(res, 'album', translator, {
         pagePath: pagePathOf(albumPageUrl(album.path), page),
+        // A share link's own feed only on a page no one else is sent (feed-links.ts).
+        feed: shared ? pageFeed(undefined, album, index.root) : pageFeed(req, album, index.root),
         title: album.meta.title,
         albumPath: album.path,
         crumbs: crumbs(album),

@@ -4,6 +4,7 @@ import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, TILE_THUMBNAIL, type ThumbnailSi
 import type { CoverFocusLookup, CoverFocusResult } from '../../media/cover-focus.js';
 import type { MediaStat, MediaStats } from './media-stats.js';
 import { CARD_SIZES, type CardLayout } from './tile-sizes.js';
+import { newestArrival } from './feed-arrivals.js';
 import { albumPageUrl, type MediaVersion, type ThumbnailFormat, thumbnailUrl } from '../../core/urls.js';
 import type { Translate } from '../../http/i18n.js';
 
@@ -24,6 +25,8 @@ export interface CardView {
     | undefined;
   /** The cover's crop was not known in time: a page made with this card is worth making again. */
   readonly pending: boolean;
+  /** The newest arrival among the album's own files (feed-arrivals.ts), for "new" marks; never on a locked card. */
+  readonly added?: number | undefined;
 }
 
 /**
@@ -101,7 +104,7 @@ export async function cardFor(
       focus: focusClasses(crop?.focus),
     };
   }
-  return { ...base, subtitle: cardSubtitle(node, t), cover: coverView, pending };
+  return { ...base, subtitle: cardSubtitle(node, t), cover: coverView, pending, added: await newestArrival(node, stats) };
 }
 
 /**

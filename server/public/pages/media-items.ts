@@ -1,6 +1,7 @@
 import type { Album, MediaItem } from '../../core/albums/album-tree.js';
 import { isViewableImage, LIGHTBOX_THUMBNAIL, type MediaKind, TILE_THUMBNAIL } from '../../core/media-catalogue.js';
 import type { DimensionsProvider, VideoPlayback } from '../../media/dimensions.js';
+import { arrivedAt } from './feed-arrivals.js';
 import type { MediaStats } from './media-stats.js';
 import { fullSizeUrl, originalUrl, thumbnailSrcset, thumbnailUrl } from '../../core/urls.js';
 import { type VideoSourceView, videoSources } from './video-sources.js';
@@ -56,6 +57,8 @@ export interface MediaView {
    * HEIC, undecodable files, or not read yet).
    */
   readonly thumbHash: string | null;
+  /** When the file arrived (feed-arrivals.ts), ms since the epoch: the tile's "new" mark compares it. */
+  readonly added: number | null;
   /** Seconds, videos only. */
   readonly duration: number | null;
   /** '1:05', for the badge. */
@@ -173,6 +176,8 @@ export async function mediaViews(
       width: d?.width ?? null,
       height: d?.height ?? null,
       thumbHash: d?.thumbHash ?? null,
+      // When it arrived, for this browser's "new" marks (views/assets/new-marks.js).
+      added: v ? arrivedAt(v) : null,
       duration,
       durationText,
       motion: motion ? motionView(`${album.path}/${motion.item.name}`, motionDims.get(motion.item)?.playback) : null,

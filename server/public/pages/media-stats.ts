@@ -9,6 +9,8 @@ const STAT_BATCH = 64;
 
 export interface MediaStat {
   readonly mtimeMs: number;
+  /** When the file's inode last changed: its arrival in the album (copied, moved, uploaded), for feeds and "new" marks (docs/api.md#feeds). */
+  readonly ctimeMs: number;
   readonly size: number;
   readonly ino: number;
   /** The album that really holds the file (a symlink's target album, else the item's own). */
@@ -44,7 +46,15 @@ export class MediaStats {
         const s = await fs.stat(where.absPath);
         // Only a regular file: a worker opening a FIFO would wait on it for good.
         if (!s.isFile()) throw new Error('not a regular file');
-        stat = { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, realAlbum: where.realAlbum, absPath: where.absPath, rotation: where.rotation };
+        stat = {
+          mtimeMs: s.mtimeMs,
+          ctimeMs: s.ctimeMs,
+          size: s.size,
+          ino: s.ino,
+          realAlbum: where.realAlbum,
+          absPath: where.absPath,
+          rotation: where.rotation,
+        };
       }
     } catch {
       stat = null;
