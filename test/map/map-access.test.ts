@@ -2,16 +2,15 @@ import { expect } from 'chai';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import request from 'supertest';
-import type { Album } from '../../server/core/albums/album-tree.js';
 import { newShareLinkId } from '../../server/core/albums/share-links.js';
 import { DEFAULT_SITE_SETTINGS, type MapPrecision, type SiteSettings } from '../../server/core/site-settings.js';
 import { apiNotFound, errorHandler } from '../../server/http/error-handler.js';
 import { createPasswordLimiter } from '../../server/public/access/password-limiter.js';
 import { visitorMiddleware } from '../../server/public/access/visitor.js';
-import type { PlacedFile, PositionedFiles } from '../../server/public/routes/map-points.js';
 import { createMapRouter } from '../../server/public/routes/map-routes.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { accessCookie, GalleryFixture } from '../support/gallery-fixture.js';
+import { placesFrom } from './map-app.js';
 
 /** Where each photo was taken, exactly (to the tenth of a metre: finer than any answer may be). */
 const TAKEN_AT: Readonly<Record<string, { lat: number; lon: number }>> = {
@@ -25,21 +24,7 @@ const TAKEN_AT: Readonly<Record<string, { lat: number; lon: number }>> = {
   'family/secret/lake.jpg': { lat: 59.329_323_5, lon: 18.068_580_8 },
 };
 
-/**
- * The library's `positioned` over the real album tree: every file of the albums asked for that
- * has a position in TAKEN_AT. What the library keeps is not under test here; which albums the
- * map asks it for, and what the map makes of the answer, is.
- */
-const places: PositionedFiles = {
-  *positioned(albums: readonly Album[]): Iterable<PlacedFile> {
-    for (const album of albums) {
-      for (const item of album.media) {
-        const position = TAKEN_AT[`${album.path}/${item.name}`];
-        if (position) yield { album, item, sortTime: Date.parse('2024-05-01'), position };
-      }
-    }
-  },
-};
+const places = placesFrom(TAKEN_AT);
 
 const link = (extra: Record<string, unknown> = {}) => ({ id: newShareLinkId(), name: 'Grandma', created: '2024-05-01T10:00:00Z', downloads: true, ...extra });
 const grandmas = link();

@@ -60,12 +60,9 @@ async function start() {
     L.geoJSON(world, { interactive: false, style: () => ({ className: 'map-country' }) }).addTo(map);
     map.attributionControl.addAttribution(root.dataset.worldCredit);
   }
-  map.setView([30, 0], 2);
-
   const marks = L.layerGroup().addTo(map);
   /** The request for the marks of the last view; an older one is dropped when the view moves on. */
   let pending;
-  let first = true;
 
   async function showMarks() {
     pending?.abort();
@@ -86,19 +83,29 @@ async function start() {
         marks.addLayer(marker);
       }
       say(answer.total === 0 ? t('map.empty') : '');
-      root.dataset.marks = String(answer.marks.length);
-      if (first && answer.total > 0) fitMarks(answer.marks);
-      first = false;
+      // What the view shows, for whoever looks at the page from outside (the browser tests).
+      root.dataset.zoom = String(map.getZoom());
+      root.dataset.total = String(answer.total);
     } catch (err) {
       if (/** @type {Error} */ (err).name !== 'AbortError') say(t('map.failed'));
     }
   }
 
-  /** The first view: all the marks, unless they span the whole world anyway. */
-  function fitMarks(all) {
-    if (all.length === 0) return;
-    const bounds = L.latLngBounds(all.map((m) => L.latLng(m.lat, m.lon)));
-    map.fitBounds(bounds.pad(0.3), { maxZoom: Math.min(maxZoom, 10) });
+  /** The first view: where the visitor's photos are (the whole world's marks, fitted), else the world. */
+  async function firstView() {
+    try {
+      const res = await fetch('/api/map?zoom=0', { headers: { Accept: 'application/json' } });
+      /** @type {{ marks: Mark[] }} */
+      const answer = res.ok ? await res.json() : { marks: [] };
+      if (answer.marks.length > 0) {
+        const bounds = L.latLngBounds(answer.marks.map((m) => L.latLng(m.lat, m.lon)));
+        map.fitBounds(bounds.pad(0.2), { maxZoom: Math.min(maxZoom, 10), animate: false });
+        return;
+      }
+    } catch {
+      // The marks' own request says what went wrong.
+    }
+    map.setView([30, 0], 2);
   }
 
   /** Lists the photos of one spot, or opens the one photo it holds. */
@@ -146,8 +153,9 @@ async function start() {
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && !spotPanel.hidden) spotPanel.hidden = true;
   });
-  map.on('moveend', showMarks);
+  await firstView();
   await showMarks();
+  map.on('moveend', showMarks);
   root.dataset.ready = 'true';
 }
 
