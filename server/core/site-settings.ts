@@ -18,7 +18,18 @@ export interface SiteSettings {
   readonly publicUrl: string;
   /** The language of visitors whose browser names none the gallery has (server/core/languages.ts). */
   readonly language: string;
+  /** How exactly the map shows visitors where photos were taken (docs/api.md#the-map); "hidden": no map. */
+  readonly mapPrecision: MapPrecision;
+  /** A tile server's URL template (`https://tile.example.org/{z}/{x}/{y}.png`), or '' for the bundled world map. */
+  readonly mapTiles: string;
+  /** The credit line the tile server asks for, shown in the map's corner. */
+  readonly mapAttribution: string;
 }
+
+/** The map's precisions for visitors, finest first: positions as they are, to about 1 km, to about 100 km, no map. */
+export const MAP_PRECISIONS = ['exact', 'city', 'country', 'hidden'] as const;
+export type MapPrecision = (typeof MAP_PRECISIONS)[number];
+const isMapPrecision = (value: string): value is MapPrecision => (MAP_PRECISIONS as readonly string[]).includes(value);
 
 /** site.json as a file: the settings plus keys this version does not know, which the admin writes back as they are. */
 export type SiteFile = Readonly<Partial<SiteSettings> & Record<string, unknown>>;
@@ -31,11 +42,14 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = Object.freeze({
   accent: '#e8b86b',
   publicUrl: '',
   language: DEFAULT_LANGUAGE,
+  mapPrecision: 'city',
+  mapTiles: '',
+  mapAttribution: '',
 });
 
 export const SITE_FIELDS = Object.keys(DEFAULT_SITE_SETTINGS) as readonly (keyof SiteSettings)[];
 
-const MAX_LENGTH = { name: 60, subtitle: 200, publicUrl: 2_000 } as const;
+const MAX_LENGTH = { name: 60, subtitle: 200, publicUrl: 2_000, mapTiles: 500, mapAttribution: 200 } as const;
 
 /** site.json is there but is not a JSON object: nothing can be read from it, nor safely written over it. */
 export class SiteFileError extends Error {
@@ -75,6 +89,20 @@ export function normalisePublicUrl(value: string): string | undefined {
 }
 
 /**
+ * A tile server's URL template as stored, or undefined when it is not one: an absolute
+ * https address (a page of the gallery served over https could not load http tiles) holding
+ * `{z}`, `{x}` and `{y}`, optionally `{s}` (sub-domains) and `{r}` (retina), nothing else in
+ * braces, and a host the map page's Content-Security-Policy can name.
+ */
+export function normaliseMapTiles(value: string): string | undefined {
+  const text = value.trim();
+  if (text.length > MAX_LENGTH.mapTiles || hasControlCharacter(text) || /[\\\s"'<>]/.test(text)) return undefined;
+  if (!['{z}', '{x}', '{y}'].every((p) => text.includes(p)) || (text.match(/\{[^}]*\}/g) ?? []).some((p) => !/^\{[zxysr]\}$/.test(p))) return undefined;
+  const m = /^https:\/\/((?:\{s\}\.)?[a-z0-9.-]+)(?::\d{1,5})?\//i.exec(text);
+  return m && m[1] !== '{s}.' ? text : undefined;
+}
+
+/**
  * Why the public address will not work for family members, or undefined when it looks right:
  * unset, or a name only this computer answers to (localhost, 127.0.0.0/8, ::1, 0.0.0.0).
  */
@@ -107,6 +135,16 @@ function fieldProblem(key: string, value: unknown): string | undefined {
         : 'publicUrl must be an absolute http(s) address without a path, query or fragment, such as "https://photos.example.com"';
     case 'language':
       return isLanguageCode(value) ? undefined : `language must be one of ${LANGUAGE_CODES.join(', ')}`;
+    case 'mapPrecision':
+      return isMapPrecision(value) ? undefined : `mapPrecision must be one of ${MAP_PRECISIONS.join(', ')}`;
+    case 'mapTiles':
+      if (value.trim() === '') return undefined;
+      return normaliseMapTiles(value)
+        ? undefined
+        : 'mapTiles must be an https URL template with {z}, {x} and {y} (and optionally {s}, {r}), such as "https://tile.example.org/{z}/{x}/{y}.png"';
+    case 'mapAttribution':
+      if (value.length > MAX_LENGTH.mapAttribution) return `mapAttribution must be at most ${MAX_LENGTH.mapAttribution} characters`;
+      return hasControlCharacter(value) ? 'mapAttribution must not contain control characters' : undefined;
   }
 }
 
@@ -115,6 +153,7 @@ function storedValue(key: keyof SiteSettings, value: string | null): string | un
   if (value === null) return undefined;
   if (key === 'accent') return normaliseAccent(value);
   if (key === 'publicUrl') return value.trim() === '' ? undefined : normalisePublicUrl(value);
+  if (key === 'mapTiles') return value.trim() === '' ? undefined : normaliseMapTiles(value);
   return value.trim();
 }
 
@@ -158,7 +197,8 @@ export function siteSettingsOf(file: SiteFile): { settings: SiteSettings; ignore
     if (problem) ignored.push(problem);
     else settings[key] = storedValue(key, value as string) ?? DEFAULT_SITE_SETTINGS[key];
   }
-  return { settings, ignored };
+  // Every value passed fieldProblem, which holds mapPrecision to its names.
+  return { settings: settings as SiteSettings, ignored };
 }
 
 /** Reads `CONTENT_DIR/site.json`: the defaults when it is missing or unreadable (logged). */

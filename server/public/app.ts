@@ -43,6 +43,8 @@ import { translatorFor } from '../http/i18n.js';
 import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { createLanguageChoiceRouter } from './routes/language-choice.js';
 import { SITE_FEED_PATH } from './pages/feed-paths.js';
+import { createMapRouter, MAP_VENDOR_DIRS } from './routes/map-routes.js';
+import type { PositionedFiles } from './routes/map-points.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -80,6 +82,8 @@ export interface AppDeps {
   readonly siteIcons?: SiteIcons;
   /** Where the visits of share links are counted (docs/api.md#share-links). */
   readonly linkUsage: LinkUsageStore;
+  /** The files with a position, for the map (the library, server/media/library/library.ts); no points without it. */
+  readonly places?: PositionedFiles;
   /** Which language each visitor reads (made here from the index and site.json when not given). */
   readonly language?: VisitorLanguage;
   readonly log: Logger;
@@ -133,6 +137,7 @@ export function createApp(deps: AppDeps): PublicApp {
     '/assets/': path.join(VIEWS_DIR, 'assets'),
     '/vendor/photoswipe/': PHOTOSWIPE_DIR,
     '/vendor/thumbhash/': THUMBHASH_DIR,
+    ...MAP_VENDOR_DIRS,
   });
 
   // Pages, assets and JSON go out compressed; media pass through as they are (text-compression.ts).
@@ -152,6 +157,7 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use('/assets', staticFiles(path.join(VIEWS_DIR, 'assets')));
   app.use('/vendor/photoswipe', staticFiles(PHOTOSWIPE_DIR));
   app.use('/vendor/thumbhash', staticFiles(THUMBHASH_DIR));
+  for (const [prefix, dir] of Object.entries(MAP_VENDOR_DIRS)) app.use(prefix.slice(0, -1), staticFiles(dir));
   for (const kind of ['hero', 'cards', 'landing']) {
     app.use(
       `/content/${kind}`,
@@ -226,6 +232,7 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(createFrameMediaRouter({ index, readableMedia: deps.readableMedia, stats, dimensions: deps.dimensions, order: deps.dates?.order, language }));
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats, language }));
+  app.use(createMapRouter({ index, places: deps.places ?? { positioned: () => [] }, settings: () => home.site }));
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));

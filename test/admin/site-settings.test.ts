@@ -35,6 +35,9 @@ describe('admin /api/site', () => {
         accent: '#33aa88',
         publicUrl: 'https://photos.example.com',
         language: 'en',
+        mapPrecision: 'city',
+        mapTiles: '',
+        mapAttribution: '',
         publicUrlWarning: null,
       });
       expect(readSite()).to.deep.equal({ name: 'The Silvas', subtitle: 'Our family, since 1998', accent: '#33aa88', publicUrl: 'https://photos.example.com' });

@@ -84,6 +84,9 @@ describe('site.json (server/core/site-settings.ts)', () => {
         accent: DEFAULT_SITE_SETTINGS.accent,
         publicUrl: 'https://a.example',
         language: 'en',
+        mapPrecision: 'city',
+        mapTiles: '',
+        mapAttribution: '',
       });
       expect(ignored).to.deep.equal(['subtitle must be a string', 'accent must be a hex colour such as "#e8b86b"']);
     });
