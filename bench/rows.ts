@@ -22,6 +22,12 @@ export function ratioRow(name: string, value: number | null, unit: string, basel
   return { name, value, unit, baseline, ratio, target: `ratio >= ${minRatio}`, pass: ratio === null ? null : ratio >= minRatio, note };
 }
 
+/** A figure judged by its ratio to a baseline measured in the same run, where less is better (a time against sharp's). */
+export function maxRatioRow(name: string, value: number | null, unit: string, baseline: number | null, maxRatio: number, note?: string): BenchRow {
+  const ratio = value !== null && baseline ? value / baseline : null;
+  return { name, value, unit, baseline, ratio, target: `ratio <= ${maxRatio}`, pass: ratio === null ? null : ratio <= maxRatio, note };
+}
+
 /**
  * A figure judged by an absolute limit. `baseline`, when given, is for context (e.g. the bare
  * server's latency for the same bytes), and the ratio is shown but not judged.

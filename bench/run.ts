@@ -6,7 +6,7 @@
  *   --smoke             tiny corpus, a few items per figure, 1-second loads: checks the harness
  *   --strict            exit 1 when a target is missed or a figure could not be measured
  *   --clean             delete the cached corpora (under the OS temp dir) and exit
- *   --only a,b          run only these figures (cold, cached, nginx, page, exif, zip, heic, first-screen, startup, processes)
+ *   --only a,b          run only these figures (cold, cached, nginx, page, exif, zip, heic, heic-memory, first-screen, startup, prepare, processes)
  *   --seconds N         length of each load run (default 5, smoke 1)
  *   --rounds N          alternating app/baseline rounds per load figure (default 3, smoke 1)
  *   --no-arena-max      start the server without MALLOC_ARENA_MAX (to compare)
@@ -23,6 +23,7 @@ import type { BenchContext } from './figures/context.js';
 import { albumPage } from './figures/page.js';
 import { exifLatency } from './figures/exif.js';
 import { firstScreenBytes } from './figures/first-screen.js';
+import { preparation } from './figures/prepare.js';
 import { startup } from './figures/startup.js';
 import { cleanStartupTrees } from './figures/startup-corpus.js';
 import { heicThumbnails } from './figures/heic.js';
@@ -71,6 +72,12 @@ const FIGURES: readonly Figure[] = [
     run: firstScreenBytes,
   },
   { key: 'startup', fallback: { name: 'start-up until /photos answers', unit: 's', target: '<= 2 s; <= 5 s' }, usesGallery: false, run: startup },
+  {
+    key: 'prepare',
+    fallback: { name: 'albums prepared as they arrive', unit: '-', target: 'ratio <= 1.2; <= 100 ms; <= 300 ms; = 0' },
+    usesGallery: false,
+    run: preparation,
+  },
   {
     key: 'processes',
     fallback: { name: 'album page, 2 processes vs 1; lockout over 2 processes; pm2 reload', unit: '-', target: 'ratio >= 1.6' },

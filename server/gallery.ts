@@ -18,6 +18,7 @@ import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './media/dimensions.js';
 import { createPreparer, type Preparer } from './media/preparer.js';
+import { createServedCrcs, SERVED_CRCS_SUPPORTED } from './media/served-crc.js';
 import { AlbumDates } from './public/pages/album-dates.js';
 import { MediaStats } from './public/pages/media-stats.js';
 import { createAlbumMediaRouter } from './public/routes/album-media-api.js';
@@ -125,8 +126,20 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
+  // Each file's CRC as its ZIP sends it, computed by the preparation and kept with its facts.
+  const crcs = createServedCrcs({ records: dimensions.records, pool });
   const preparer = config.prepare
-    ? createPreparer({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, dimensions, thumbnails, locate: locateMedia, coverFocus, log })
+    ? createPreparer({
+        index,
+        albumsDir: config.albumsDir,
+        cacheDir: config.cacheDir,
+        dimensions,
+        thumbnails,
+        locate: locateMedia,
+        coverFocus,
+        crcs: SERVED_CRCS_SUPPORTED ? crcs : undefined,
+        log,
+      })
     : undefined;
   // Which language each visitor reads: the pages' and the album-media API's (alt texts).
   const language = createVisitorLanguage({ index, siteLanguage: () => home.site.language });
@@ -142,7 +155,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createThumbnailRouter(thumbnailAnswer),
       createFullSizeRouter({ fullSize: createFullSizeCache({ cacheDir: config.cacheDir, pool }), resolveMedia }),
       createWebVideoRouter({ webVideos, resolveMedia, locationPatcher }),
-      createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher }),
+      createDownloadRouter({ resolveAlbum, log, order: dates.order, locationPatcher, knownCrc: crcs.known }),
     ],
     apiRouters: [
       createMediaApiRouter({ metadata, resolveMedia, webVideos }),

@@ -66,7 +66,9 @@ async function main(): Promise<void> {
     net.Server.prototype.close.call(server, () => {
       clearTimeout(drain);
       void gallery.close().then(() => {
-        log.info('stopped');
+        // How many image and video tasks (decodes, probes, crops) this process ran: a restart
+        // on a prepared library runs none (README "Performance", npm run bench -- --only prepare).
+        log.info({ mediaTasks: gallery.pool.tasksRun }, 'stopped');
         process.exit(0);
       });
     });

@@ -4,13 +4,14 @@
  * The tasks themselves live with their kind: thumbnails and full-size JPEGs in
  * rendered-images.ts, photo facts (upload check, EXIF, tile size) in photo-facts.ts, video
  * facts in video-probe.ts, web copies in web-video.ts, Live Photo identifiers in
- * content-id.ts, covers and icons in site-images.ts. Task data and results are plain
- * cloneable objects; a failing task throws a real Error, which piscina hands back to the
+ * content-id.ts, covers and icons in site-images.ts, files' CRCs in checksum.ts. Task data
+ * and results are plain cloneable objects; a failing task throws a real Error, which piscina hands back to the
  * caller, and the worker stays up for the next task. Each task first tells the pool it has
  * started (its deadline runs from then, task-budget.ts) and keeps its own timeouts within
  * that deadline.
  */
 import sharp from 'sharp';
+import { checksum } from './checksum.js';
 import { contentId } from './content-id.js';
 import { decodeCheck, exif, photoDimensions } from './photo-facts.js';
 import { fullSize, thumbnail } from './rendered-images.js';
@@ -40,6 +41,18 @@ export async function dimensions(task: DimensionsTask & TaskClock): Promise<Tile
 
 // The exports of this file are the task map's handlers (workers/tasks.ts): a task missing
 // here, or taking or returning another shape than the map says, does not compile.
-export { contentId, coverFocus, decodeCheck, exif, fullSize, siteIcon, thumbnail, videoInfo, webVideo };
-const handlers = { thumbnail, fullSize, decodeCheck, exif, videoInfo, dimensions, webVideo, contentId, coverFocus, siteIcon } satisfies MediaTaskHandlers;
+export { checksum, contentId, coverFocus, decodeCheck, exif, fullSize, siteIcon, thumbnail, videoInfo, webVideo };
+const handlers = {
+  thumbnail,
+  fullSize,
+  decodeCheck,
+  exif,
+  videoInfo,
+  dimensions,
+  webVideo,
+  contentId,
+  coverFocus,
+  siteIcon,
+  checksum,
+} satisfies MediaTaskHandlers;
 void handlers;

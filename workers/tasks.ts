@@ -33,6 +33,8 @@ export interface MediaTasks {
   coverFocus: { input: CoverFocusTask; result: CoverFocusResult };
   /** A PNG of the site's SVG icon (workers/site-images.ts). */
   siteIcon: { input: SiteIconTask; result: { bytes: number } };
+  /** The CRC-32 of a stretch of a file as served, for the ZIP (workers/checksum.ts). */
+  checksum: { input: ChecksumTask; result: ChecksumResult };
 }
 
 export type MediaTaskName = keyof MediaTasks;
@@ -192,6 +194,24 @@ export interface SiteIconTask {
   dest: string;
   /** Width and height in pixels. */
   size: number;
+}
+
+export interface ChecksumTask {
+  src: string;
+  /** The version of the file the CRC is for, as the caller stat'ed it. */
+  version: { size: number; mtimeMs: number; ino: number };
+  /** The stretch of the file, from `start` up to (not including) `end`. */
+  start: number;
+  end: number;
+  /** The CRC of the bytes before `start` (0 from the file's start). */
+  crc: number;
+  /** The bytes as served without their location (docs/api.md#location-privacy). */
+  withoutLocation: boolean;
+}
+
+export interface ChecksumResult {
+  /** The CRC of the file up to `end`; null when the file is not that version any more. */
+  crc32: number | null;
 }
 
 export interface Dimensions {

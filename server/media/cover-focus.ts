@@ -27,6 +27,8 @@ export interface CoverFocusLookup {
   readonly version: number;
   /** At shutdown: writes the answers not saved yet; crops still queued are left to the next start. */
   close(): Promise<void>;
+  /** Resolves once every crop asked so far is worked out (or refused): `npm run thumbnails` waits for them before closing. */
+  settled(): Promise<void>;
 }
 
 export interface CoverFocusOptions {
@@ -133,5 +135,8 @@ export function createCoverFocus(opts: CoverFocusOptions): CoverFocusLookup {
     }
     await saving;
   };
-  return Object.defineProperties(lookup, { version: { get: () => version }, close: { value: close } }) as CoverFocusLookup;
+  const settled = async () => {
+    while (inFlight.size > 0) await Promise.all(inFlight.values());
+  };
+  return Object.defineProperties(lookup, { version: { get: () => version }, close: { value: close }, settled: { value: settled } }) as CoverFocusLookup;
 }

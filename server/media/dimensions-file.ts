@@ -3,7 +3,8 @@
  * .dimensions.json`, through server/core/json-cache.ts): per file name, the version of the
  * file it was read from (mtime, size, the owner's turn) and what was read (size, length,
  * ThumbHash, playback plan, date taken), and whether what visitors ask first was prepared for
- * that version (server/media/preparer.ts).
+ * that version (server/media/preparer.ts), its CRC-32 as the ZIP sends it among them
+ * (server/media/served-crc.ts).
  */
 import type { TreeNode } from '../core/albums/album-tree.js';
 import { filesOf } from '../core/albums/live-photos.js';
@@ -55,15 +56,42 @@ export interface Stored {
    * thumbnail sizes its album's layout shows first); absent: nothing yet.
    */
   readonly prepared?: string;
+  /** The CRC-32 of the bytes a ZIP of the album sends of this version (server/media/served-crc.ts); absent: not computed yet. */
+  readonly crc32?: StoredCrc;
+  /** The camera as the file names it: EXIF Make and Model joined ("Apple iPhone 15 Pro"), or a video's; absent: none. */
+  readonly camera?: string;
+  /** Where the file says it was taken (EXIF GPS, a video's ISO 6709 location), in degrees; absent: nowhere. Never served as is. */
+  readonly position?: StoredPosition;
+  /**
+   * Names of where it was taken: those the file carries (XMP/IPTC City, State, Country) and the
+   * offline geocoder's city, region and country for its position; absent: none.
+   */
+  readonly places?: readonly string[];
+}
+
+/** A position in degrees (WGS 84). */
+export interface StoredPosition {
+  readonly lat: number;
+  readonly lon: number;
+}
+
+/** A file's CRC-32 as served, and what it is the CRC of. */
+export interface StoredCrc {
+  readonly value: number;
+  /** The inode the file had, besides the entry's mtime and size: a file replaced in the same second by one of its size is not taken for it. */
+  readonly ino: number;
+  /** Which bytes: the file's own, or without its location (server/media/served-crc.ts `servedForm`). */
+  readonly form: string;
 }
 
 /**
  * 2: videos carry their playback plan. 3: photos carry their ThumbHash. 4: the date taken
  * (older files lack them, so are read again). 5: what was prepared (a file of version 4 reads
- * as nothing prepared: its facts stay, its thumbnails are looked at again).
+ * as nothing prepared: its facts stay, its thumbnails are looked at again). 6: the CRC as
+ * served (a file of version 4 or 5 reads as no CRC known: the next preparation computes them).
  */
-const FILE_VERSION = 5;
-const READABLE_VERSIONS = [4, FILE_VERSION];
+const FILE_VERSION = 6;
+const READABLE_VERSIONS = [4, 5, FILE_VERSION];
 
 /** The entries of an album's file, by file name: empty when there is none (or one of another version). */
 export async function readAlbumFacts(file: string): Promise<Map<string, Stored>> {
@@ -114,8 +142,15 @@ function isStored(v: unknown): v is Stored {
     (s.thumbHash === undefined || isThumbHash(s.thumbHash)) &&
     (s.playback === undefined || isPlayback(s.playback)) &&
     (s.taken === undefined || isTakenDate(s.taken)) &&
-    (s.prepared === undefined || typeof s.prepared === 'string')
+    (s.prepared === undefined || typeof s.prepared === 'string') &&
+    (s.crc32 === undefined || isStoredCrc(s.crc32))
   );
+}
+
+function isStoredCrc(v: unknown): v is StoredCrc {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  return Number.isInteger(c.value) && (c.value as number) >= 0 && (c.value as number) <= 0xffffffff && typeof c.ino === 'number' && typeof c.form === 'string';
 }
 
 /** An album's entries in memory, as loaded and since changed. */
@@ -142,6 +177,21 @@ export class AlbumFactsStore {
       this.#records.set(albumPath, record);
     }
     return record;
+  }
+
+  /** The entry kept for `name` in the album's record, of whatever version of the file it was read from. */
+  async entry(albumPath: string, name: string): Promise<Stored | undefined> {
+    return (await this.of(albumPath)).entries.get(name);
+  }
+
+  /** Replaces the entry of `name` with what `change` makes of it (nothing when it gives undefined), saved within saveEveryMs. */
+  async amend(node: TreeNode, name: string, change: (stored: Stored) => Stored | undefined): Promise<void> {
+    const record = await this.of(node.path);
+    const stored = record.entries.get(name);
+    const changed = stored && change(stored);
+    if (!changed) return;
+    record.entries.set(name, changed);
+    this.saveLater(node, record);
   }
 
   /** Saves the record within saveEveryMs. */

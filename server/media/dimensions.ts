@@ -152,12 +152,13 @@ export class DimensionsCache {
   }
 
   /**
-   * Reads what is not known of `items` yet, at background priority, and resolves once every
-   * one is known or found unreadable (reads a page started are waited for too): the
-   * preparation of an album (server/media/preparer.ts). Never rejects.
+   * Reads what is not known of `items` yet, a batch at a time, and resolves once every one is
+   * known or found unreadable (reads a page started are waited for too): the preparation of an
+   * album (server/media/preparer.ts). At background priority by default; `npm run thumbnails`,
+   * which nobody visits, reads at grid priority, as many at once as `concurrency`. Never rejects.
    */
-  async complete(node: TreeNode, items: readonly MediaItem[]): Promise<void> {
-    const started = await this.#start(node, items, 'background');
+  async complete(node: TreeNode, items: readonly MediaItem[], priority: 'grid' | 'background' = 'background'): Promise<void> {
+    const started = await this.#start(node, items, priority, true);
     const under = new Set<Promise<void>>();
     for (const item of items) {
       const filling = this.#filling.get(item);
@@ -187,6 +188,11 @@ export class DimensionsCache {
     await this.#records.saveNow(node);
   }
 
+  /** The albums' records, where other facts of a file version are kept beside these (server/media/served-crc.ts). */
+  get records(): Pick<AlbumFactsStore, 'entry' | 'amend'> {
+    return this.#records;
+  }
+
   #answers(items: readonly MediaItem[]): (MediaDimensions | undefined)[] {
     return items.map((i) => this.#known.get(i) ?? undefined);
   }
@@ -200,6 +206,7 @@ export class DimensionsCache {
     node: TreeNode,
     items: readonly MediaItem[],
     priority: 'grid' | 'background' = 'grid',
+    batched = priority === 'background',
   ): Promise<{ checked: Promise<void>; done: Promise<void> } | undefined> {
     const missing = items.filter((i) => !this.#known.has(i) && !this.#filling.has(i));
     if (missing.length === 0) return undefined;
@@ -213,7 +220,7 @@ export class DimensionsCache {
     // the reads, so what waits for its turn is an item, not a stat, a path and a pending read
     // each (80 MB for an album of 20,000).
     const each = <R>(items: readonly MediaItem[], batch: number, fn: (item: MediaItem) => Promise<R>) =>
-      priority === 'background' ? inBatches(items, batch, fn) : Promise.all(items.map(fn));
+      batched ? inBatches(items, batch, fn) : Promise.all(items.map(fn));
     const checks = each(missing, CHECK_BATCH, (item) => this.#check(node, item, record));
     // Reads start once every item is checked, in the order asked: a page's first tiles first.
     // What is read is saved every saveEveryMs meanwhile, so a restart during the hours a huge

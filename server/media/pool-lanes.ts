@@ -62,6 +62,8 @@ export const LANE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput<N>)
   contentId: () => 'main',
   coverFocus: () => 'main',
   siteIcon: () => 'main',
+  // A stretch of a file at a time (server/media/served-crc.ts): milliseconds each.
+  checksum: () => 'main',
 };
 
 /** Every lane's size, checked, each error naming its option (`lanes.heif.workers`). */

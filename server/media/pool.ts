@@ -113,6 +113,8 @@ const DEFAULT_PRIORITY_OF: { readonly [N in MediaTaskName]: TaskPriority } = {
   // No page waits for a cover's crop (server/media/cover-focus.ts): it is centred meanwhile.
   coverFocus: 'background',
   siteIcon: 'view',
+  // Files' CRCs for the ZIP, made while an album is prepared (server/media/served-crc.ts).
+  checksum: 'background',
 };
 
 /**
@@ -233,6 +235,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     contentId: (task, opts) => run('contentId', task, opts),
     coverFocus: (task, opts) => run('coverFocus', task, opts),
     siteIcon: (task, opts) => run('siteIcon', task, opts),
+    checksum: (task, opts) => run('checksum', task, opts),
     get tasksRun() {
       return sum((lane) => lane.queue.started);
     },

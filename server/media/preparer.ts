@@ -8,7 +8,9 @@
  *    server/media/dimensions.ts), which also starts the web copy of a video that needs one;
  * 2. the thumbnails its layout shows first are made, in both formats (PREPARED_SIZES of
  *    server/core/media-catalogue.ts), and a video's poster with them;
- * 3. its cover's card sizes and crop are made.
+ * 3. its cover's card sizes and crop are made;
+ * and each file's CRC-32 as a ZIP sends it is computed (server/media/served-crc.ts), after its
+ * thumbnails, which leave the file in the page cache.
  *
  * What was prepared is written beside each file's facts, per version of the file, so a
  * restart redoes nothing (a file only is looked at: one stat). All of it runs as background
@@ -19,9 +21,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AlbumIndex } from '../core/albums/album-index.js';
-import { type Album, coverOf, isAlbum, type MediaItem, type TreeNode } from '../core/albums/album-tree.js';
+import { type Album, coverOf, hidesLocation, isAlbum, type MediaItem, type TreeNode } from '../core/albums/album-tree.js';
 import { filesOf } from '../core/albums/live-photos.js';
-import type { LocateMedia } from '../core/access/media-location.js';
+import { hidesLocationAt, type LocateMedia } from '../core/access/media-location.js';
 import { inBatches } from '../core/in-batches.js';
 import type { Logger } from '../core/logger.js';
 import { CARD_PREPARED_SIZES, PREPARED_SIZES, type ThumbnailSize } from '../core/media-catalogue.js';
@@ -29,6 +31,7 @@ import type { CoverFocusLookup } from './cover-focus.js';
 import type { DimensionsCache } from './dimensions.js';
 import { tryLock } from './cache-lock.js';
 import { PoolBusyError } from './pool-errors.js';
+import type { ServedCrcs } from './served-crc.js';
 import type { ThumbnailCache } from './thumbnails.js';
 import { type PreparationProgress, removeProgress, writeProgress } from './preparation-progress.js';
 
@@ -42,6 +45,8 @@ export interface PreparerOptions {
   /** The symlink rule (server/core/access/media-location.ts): a file is prepared where it really is. */
   readonly locate: LocateMedia;
   readonly coverFocus?: CoverFocusLookup | undefined;
+  /** Computes and keeps each file's CRC as served, for the ZIP; without it none is. */
+  readonly crcs?: Pick<ServedCrcs, 'has' | 'compute'> | undefined;
   /** Where the progress is written for the admin (server/media/preparation-progress.ts); not written without it. */
   readonly cacheDir?: string | undefined;
   readonly log: Logger;
@@ -49,6 +54,14 @@ export interface PreparerOptions {
   readonly concurrency?: number;
   /** After the pool refused work (its background queue full), the album is tried again this much later. */
   readonly retryMs?: number;
+  /** Which albums it prepares (default: every one): `npm run thumbnails` given album paths. */
+  readonly albums?: (albumPath: string) => boolean;
+  /**
+   * What its work waits behind in the pool: `background` (the server's) yields to every
+   * visitor's request and leaves a worker free for them; `grid` is `npm run thumbnails`, where
+   * nobody visits: every worker, at once.
+   */
+  readonly priority?: 'grid' | 'background';
 }
 
 export interface Preparer {
@@ -89,20 +102,22 @@ const hasTile = (album: Album, item: MediaItem) => !album.media.some((m) => m.mo
 const stampFor = (album: Album, item: MediaItem, sizes: readonly ThumbnailSize[]) => stampOf(hasTile(album, item) ? sizes : []);
 
 /**
- * A signature of what an album shows: its layout, its files, and when its folder last changed
+ * A signature of what an album shows: its layout, its files, whether it hides locations (the
+ * bytes its ZIP sends), and when its folder last changed
  * (a file replaced under the same name, by a copy and a rename as editors, the admin and rsync
  * do). A rescan that changes it makes the album wait for a pass. A file overwritten in place
  * leaves its folder as it was: its first request makes its thumbnails again (their identity tag).
  */
 async function signatureOf(album: Album, albumsDir: string): Promise<string> {
   const dir = await fs.stat(path.join(albumsDir, ...album.path.split('/'))).catch(() => undefined);
-  return `${album.meta.style}\0${album.meta.thumbnail ?? ''}\0${dir?.mtimeMs ?? 0}\0${album.media.map((m) => m.name).join('\0')}`;
+  return `${album.meta.style}\0${album.meta.thumbnail ?? ''}\0${hidesLocation(album)}\0${dir?.mtimeMs ?? 0}\0${album.media.map((m) => m.name).join('\0')}`;
 }
 
 export function createPreparer(opts: PreparerOptions): Preparer {
   const { index, dimensions, thumbnails, locate, log } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const retryMs = opts.retryMs ?? DEFAULT_RETRY_MS;
+  const priority = opts.priority ?? 'background';
   /** Albums waiting, in the order they came (a Set keeps it, and takes each once). */
   const waiting = new Set<string>();
   /** Each album's signature as the last look at the tree found it. */
@@ -127,7 +142,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
   async function look(): Promise<void> {
     const albums: Album[] = [];
     const walk = (node: TreeNode) => {
-      if (isAlbum(node)) albums.push(node);
+      if (isAlbum(node) && (opts.albums?.(node.path) ?? true)) albums.push(node);
       for (const child of node.children) walk(child);
     };
     walk(index.root);
@@ -215,8 +230,8 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     const sizes = PREPARED_SIZES[album.meta.style];
     // A restart on a prepared library finds every album prepared from its record (a stat per
     // file): no lock taken, nothing written, nothing read but what the record holds.
-    await dimensions.complete(album, files);
-    const left = await Promise.all(files.map(async (item) => !(await dimensions.isPrepared(album, item, stampFor(album, item, sizes)))));
+    await dimensions.complete(album, files, priority);
+    const left = await Promise.all(files.map(async (item) => !(await isPreparedFromRecord(album, item, sizes))));
     if (!left.includes(true)) {
       // Its cover may have changed (album.json's thumbnail, a child's photo): made if stale, a look otherwise.
       await prepareCover(album);
@@ -250,15 +265,33 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     }
   }
 
+  /**
+   * Whether the record says `item` is prepared, its CRC included, without a look at the disk.
+   * A file whose real place is a symlinked album that hides locations (its CRC of the patched
+   * bytes) reads as not prepared here, and prepareFile, which locates it, finds it was.
+   */
+  async function isPreparedFromRecord(album: Album, item: MediaItem, sizes: readonly ThumbnailSize[]): Promise<boolean> {
+    if (!(await dimensions.isPrepared(album, item, stampFor(album, item, sizes)))) return false;
+    return !opts.crcs || (await opts.crcs.has(album, item, hidesLocation(album)));
+  }
+
   /** Prepares one file unless it was already; true when work was done. */
   async function prepareFile(album: Album, item: MediaItem, sizes: readonly ThumbnailSize[]): Promise<boolean> {
     const tiles = hasTile(album, item);
     const stamp = stampFor(album, item, sizes);
-    if (await dimensions.isPrepared(album, item, stamp)) return false;
     const where = await locate(album, item);
     if (!where) return false;
-    if (tiles) await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes);
-    await dimensions.markPrepared(album, item, stamp);
+    const { crcs } = opts;
+    const withoutLocation = hidesLocationAt(album, where);
+    const made = await dimensions.isPrepared(album, item, stamp);
+    const crcKnown = !crcs || (await crcs.has(album, item, withoutLocation));
+    if (made && crcKnown) return false;
+    if (!made) {
+      if (tiles)
+        await thumbnails.prepare({ relPath: `${album.path}/${item.name}`, absPath: where.absPath, kind: item.kind, rotation: where.rotation }, sizes, priority);
+      await dimensions.markPrepared(album, item, stamp);
+    }
+    if (!crcKnown) await crcs.compute(album, item, where.absPath, withoutLocation);
     return true;
   }
 
@@ -269,7 +302,7 @@ export function createPreparer(opts: PreparerOptions): Preparer {
     const where = await locate(cover.node, cover.item);
     if (!where) return;
     const mediaPath = `${cover.node.path}/${cover.item.name}`;
-    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES);
+    await thumbnails.prepare({ relPath: mediaPath, absPath: where.absPath, kind: cover.item.kind, rotation: where.rotation }, CARD_PREPARED_SIZES, priority);
     if (opts.coverFocus && cover.item.kind === 'image') {
       const stat = await fs.stat(where.absPath);
       await opts.coverFocus({

@@ -11,7 +11,16 @@
 import type { MediaTaskInput, MediaTaskName } from '../../workers/tasks.js';
 
 /** A task's deadline depends on the work, not only on the task's name. */
-export type DeadlineKind = 'exif' | 'imageDimensions' | 'videoDimensions' | 'videoInfo' | 'imageThumbnail' | 'videoThumbnail' | 'videoRemux' | 'videoTranscode';
+export type DeadlineKind =
+  | 'exif'
+  | 'imageDimensions'
+  | 'videoDimensions'
+  | 'videoInfo'
+  | 'imageThumbnail'
+  | 'videoThumbnail'
+  | 'videoRemux'
+  | 'videoTranscode'
+  | 'checksum';
 
 export type TaskDeadlines = Readonly<Record<DeadlineKind, number>>;
 
@@ -35,6 +44,9 @@ export const DEFAULT_TASK_DEADLINES: TaskDeadlines = Object.freeze({
   // for 1080p on a small machine, so a long 4K clip takes a while. Generous on purpose: past
   // it the work is lost, and the next request would only start it again.
   videoTranscode: 3 * 60 * 60_000,
+  // Reading a stretch of a file of at most 64 MB (server/media/served-crc.ts): well under a
+  // second from a disk, a few from a slow network mount.
+  checksum: 30_000,
 });
 
 /**
@@ -55,6 +67,7 @@ export const DEADLINE_OF: { readonly [N in MediaTaskName]: (task: MediaTaskInput
   // A decode shrunk on load, as a small thumbnail's.
   coverFocus: () => 'imageThumbnail',
   siteIcon: () => 'imageThumbnail',
+  checksum: () => 'checksum',
 };
 
 /** The pool's deadlines: DEFAULT_TASK_DEADLINES with those `given` (MediaPoolOptions.deadlines), each checked. */

@@ -65,10 +65,11 @@ export interface ThumbnailCache {
   /** Makes every size and format fresh (one task for all those stale), for the CLI. */
   refresh(source: ThumbnailSource): Promise<'fresh' | 'generated'>;
   /**
-   * Makes `sizes`, in every format, fresh as background work of the pool (one task for those
-   * stale): what an album's visitors ask first, made before they come (server/media/preparer.ts).
+   * Makes `sizes`, in every format, fresh (one task for those stale): what an album's visitors
+   * ask first, made before they come (server/media/preparer.ts). As background work of the
+   * pool by default; `npm run thumbnails`, which nobody visits, asks for `grid` priority.
    */
-  prepare(source: ThumbnailSource, sizes: readonly ThumbnailSize[]): Promise<'fresh' | 'generated'>;
+  prepare(source: ThumbnailSource, sizes: readonly ThumbnailSize[], priority?: TaskPriority): Promise<'fresh' | 'generated'>;
 }
 
 /** What lookUp found: the original's version (source-tag.ts), and its cache file when fresh. */
@@ -353,13 +354,13 @@ export function createThumbnailCache({ cacheDir, pool, log }: ThumbnailCacheOpti
       return 'generated';
     },
 
-    async prepare(source, sizes) {
+    async prepare(source, sizes, priority = 'background') {
       const tag = sourceTagOf(await statOriginal(source.absPath), source.rotation);
       const wanted = ALL_VARIANTS.filter((v) => sizes.includes(v.size));
       const stale = await staleOf(source, wanted, tag);
       if (stale.length === 0) return 'fresh';
       // A HEIC or a video is decoded whole anyway: every size comes from that one decode.
-      await generate(source, tag, decodesOnce(source) ? await staleOf(source, ALL_VARIANTS, tag) : stale, 'background');
+      await generate(source, tag, decodesOnce(source) ? await staleOf(source, ALL_VARIANTS, tag) : stale, priority);
       return 'generated';
     },
   };

@@ -23,7 +23,7 @@ import { createAssetUrls } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
-import { sendCachedPage } from './pages/page-cache.js';
+import { PageCache, sendCachedPage } from './pages/page-cache.js';
 import { SiteIdentity } from './pages/site-identity.js';
 import type { CoverFocusLookup } from '../media/cover-focus.js';
 import type { SiteIcons } from '../media/site-icons.js';
@@ -171,7 +171,9 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(createLanguageChoiceRouter({ production: config.production }));
 
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
-  const pages = new StaticPages(app, index, home, stats, config.contentDir, site, deps.coverFocus);
+  // One page cache for every kept page: landing, home, /photos, folders and albums.
+  const pageCache = new PageCache();
+  const pages = new StaticPages(pageCache, app, index, home, stats, config.contentDir, site, deps.coverFocus);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
       await sendCachedPage(req, res, await pages.get(name, language(req)), 'no-cache');
@@ -181,6 +183,7 @@ export function createApp(deps: AppDeps): PublicApp {
   const linkVisits = createLinkVisits(deps.linkUsage);
   const albumPages = createAlbumPages({
     index,
+    pageCache,
     stats,
     readableMedia: deps.readableMedia,
     production: config.production,

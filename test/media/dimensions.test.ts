@@ -100,7 +100,7 @@ describe('DimensionsCache', () => {
       const file = path.join(cacheDir, 'dimensions', '2024', 'trip', '.dimensions.json');
       expect(cache.fileOf(ALBUM)).to.equal(file);
       const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
-      expect(saved.version).to.equal(5);
+      expect(saved.version).to.equal(6);
       expect(Object.keys(saved.entries).sort()).to.deep.equal(['a.jpg', 'clip.mp4']);
       expect(saved.entries['clip.mp4']).to.include({ width: 1920, height: 1080, duration: 65.4 });
       expect(saved.entries['a.jpg'].mtimeMs).to.equal(fs.statSync(path.join(albumsDir, ALBUM, 'a.jpg')).mtimeMs);

@@ -87,7 +87,7 @@ describe('site.json (server/core/site-settings.ts)', () => {
       });
       expect(ignored).to.deep.equal(['subtitle must be a string', 'accent must be a hex colour such as "#e8b86b"']);
     });
-    it("should take a language the gallery has, and fall back to English for any other", () => {
+    it('should take a language the gallery has, and fall back to English for any other', () => {
       expect(siteSettingsOf(parseSiteFile(JSON.stringify({ language: 'ar' }))).settings.language).to.equal('ar');
       const { settings, ignored } = siteSettingsOf(parseSiteFile(JSON.stringify({ language: 'klingon' })));
       expect(settings.language).to.equal('en');

@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import * as chai from 'chai';
 import express, { type Express } from 'express';
 import yauzl from 'yauzl';
@@ -87,9 +90,10 @@ export interface UnzippedEntry {
   readonly data: Buffer;
   readonly mtime: Date;
   readonly utf8Flag: boolean;
+  readonly crc32: number;
 }
 
-/** Every entry of a ZIP, in archive order, checked by yauzl (sizes, CRC). */
+/** Every entry of a ZIP, in archive order, checked by yauzl (sizes) and here (CRC: yauzl does not check it). */
 export async function unzip(zip: Buffer): Promise<Map<string, UnzippedEntry>> {
   const zipfile = await yauzl.fromBufferPromise(zip, { lazyEntries: true, strictFileNames: true });
   const out = new Map<string, UnzippedEntry>();
@@ -97,13 +101,55 @@ export async function unzip(zip: Buffer): Promise<Map<string, UnzippedEntry>> {
     const stream = await zipfile.openReadStreamPromise(entry);
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const data = Buffer.concat(chunks);
+    if (zlib.crc32(data) !== entry.crc32) throw new Error(`${entry.fileName}: CRC ${entry.crc32} in the archive, ${zlib.crc32(data)} of its data`);
     out.set(entry.fileName, {
-      data: Buffer.concat(chunks),
+      data,
       mtime: entry.getLastModDate({ timezone: 'local' }),
       utf8Flag: (entry.generalPurposeBitFlag & 0x800) !== 0,
+      crc32: entry.crc32,
     });
   }
   return out;
+}
+
+export interface LocalHeader {
+  readonly name: string;
+  /** General purpose flags: bit 3, a data descriptor follows the data (the CRC was not known before it). */
+  readonly flags: number;
+  /** As the local header gives it: 0 when a data descriptor carries it. */
+  readonly crc32: number;
+}
+
+/**
+ * The local headers of an archive whose entries carry their sizes in them (no data
+ * descriptors), walked from the start as a streaming reader would: it fails on an entry
+ * with a data descriptor, whose data it cannot step over.
+ */
+export function localHeaders(zip: Buffer): LocalHeader[] {
+  const found: LocalHeader[] = [];
+  for (let at = 0; at + 4 <= zip.length && zip.readUInt32LE(at) === 0x04034b50; ) {
+    const flags = zip.readUInt16LE(at + 6);
+    const nameLength = zip.readUInt16LE(at + 26);
+    const extraLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 30, at + 30 + nameLength);
+    found.push({ name, flags, crc32: zip.readUInt32LE(at + 14) });
+    if (flags & 0x08) throw new Error(`${name}: a data descriptor follows its data`);
+    at += 30 + nameLength + extraLength + zip.readUInt32LE(at + 18);
+  }
+  return found;
+}
+
+/** Info-ZIP's `unzip -t` over the archive (every entry's CRC and sizes, the directory): throws with its output when it finds a fault. */
+export async function unzipTest(zip: Buffer): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gallery-unzip-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'archive.zip'), zip);
+    const { stdout } = await promisify(execFile)('unzip', ['-tq', path.join(dir, 'archive.zip')]);
+    if (!/No errors detected/.test(stdout)) throw new Error(`unzip -t: ${stdout}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface RawResponse {

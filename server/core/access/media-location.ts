@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AlbumIndex } from '../albums/album-index.js';
-import { type Album, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
+import { type Album, hidesLocation, isAlbum, type MediaItem, type TreeNode } from '../albums/album-tree.js';
 import { filesOf } from '../albums/live-photos.js';
 import { type Rotation, rotationIn } from '../albums/rotations.js';
 import { mediaKind } from '../media-catalogue.js';
@@ -19,6 +19,13 @@ export interface MediaLocation {
    */
   readonly rotation: Rotation;
 }
+
+/**
+ * Whether a file of `album` found at `where` goes out without its location
+ * (docs/api.md#location-privacy): either album's choice holds, so a link neither carries a
+ * location its own album hides nor shows one where the file's album hides it.
+ */
+export const hidesLocationAt = (album: TreeNode, where: MediaLocation): boolean => hidesLocation(album) || hidesLocation(where.realAlbum);
 
 /**
  * Where `item` of `album` really is, or undefined when it must read as missing: gone, not a

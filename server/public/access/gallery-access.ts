@@ -1,11 +1,11 @@
 import type { Request } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { type Album, hidesLocation, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
+import { type Album, isProtected, type MediaItem, type TreeNode } from '../../core/albums/album-tree.js';
 import { forbidden, notFound, unauthorized } from '../../core/errors.js';
 import { mediaKind } from '../../core/media-catalogue.js';
 import { hasHiddenSegment, parseRelativePath } from '../../core/paths.js';
 import type { AlbumResolver, MediaResolver, MediaUse, ReadableFile, ResolvedAlbum, ResolvedMedia, VisitorMediaResolver } from '../resolvers.js';
-import { createMediaLocator, type ItemLocation, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
+import { createMediaLocator, hidesLocationAt, type ItemLocation, type LocateMedia, type MediaLocation } from '../../core/access/media-location.js';
 import { filesOf } from '../../core/albums/live-photos.js';
 import { type AccessResult, allowsDownloads, resolveAccess } from '../../core/access/resolve-access.js';
 import type { Visitor } from '../../core/access/visitor.js';
@@ -94,8 +94,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       kind,
       albumPath: album.path,
       protected: isProtected(album) || isProtected(where.realAlbum),
-      // Either album's choice holds: a link must not carry a location its own album hides, nor show one where it is shown.
-      hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
+      hideLocation: hidesLocationAt(album, where),
       rotation: where.rotation,
     } satisfies ResolvedMedia;
   };
@@ -126,7 +125,7 @@ export function createResolvers(index: AlbumIndex, albumsDir: string): GalleryAc
       item,
       absPath: where.absPath,
       protected: isProtected(album) || isProtected(where.realAlbum),
-      hideLocation: hidesLocation(album) || hidesLocation(where.realAlbum),
+      hideLocation: hidesLocationAt(album, where),
       downloadable: albumGrant.downloads && grantAt(where).downloads,
     });
     const readable: ReadableFile[] = [];

@@ -215,19 +215,11 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     // Whether every date of the album is known (its order by date and its span are final):
     // part of the key, so a cold album's page is kept meanwhile, and made again once they are.
     const datesFinal = deps.dates === undefined || (deps.dimensions?.settled?.(album.media) ?? true);
-    // So is the version of the child cards' cover crops: a page is kept while some are still
-    // being worked out, and made again when one comes in.
+    // A child card whose cover crop is still being worked out makes the page not final (below),
+    // rather than a part of the key: a crop coming in for one album makes no other page again.
     const translator = languageOf(req);
     const { t, language } = translator;
-    const key = pageKey(
-      language.code,
-      deps.site?.version ?? 0,
-      deps.coverFocus?.version ?? 0,
-      album.path,
-      page,
-      datesFinal ? 'd' : '-',
-      unlockedChildren(req, album),
-    );
+    const key = pageKey(language.code, 'album', deps.site?.version ?? 0, album.path, page, datesFinal ? 'd' : '-', unlockedChildren(req, album));
 
     const make = async (): Promise<MadePage> => {
       // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
@@ -275,7 +267,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       // (album-dates.ts): the key says so, and the page is kept under it all the same, since
       // reading a big album's dates takes a while and its visitors should not wait for it.
       const onPage = pageItems(readable, page).flatMap((f) => (f.motion ? [f.item, f.motion.item] : [f.item]));
-      const final = (deps.dimensions?.settled?.(onPage) ?? true) && (datesFinal || !(span?.settled ?? false));
+      const final = (deps.dimensions?.settled?.(onPage) ?? true) && (datesFinal || !(span?.settled ?? false)) && !children.some((c) => c.pending);
       return { html, keepMs: final ? undefined : (deps.unfinishedPageMs ?? UNFINISHED_PAGE_MS) };
     };
 

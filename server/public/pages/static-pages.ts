@@ -9,7 +9,7 @@ import { type CardView, cardFor } from './cards.js';
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
-import { type CachedPage, type MadePage, PageCache, pageKey } from './page-cache.js';
+import { type CachedPage, type MadePage, type PageCache, pageKey } from './page-cache.js';
 import { type OutlineSection, photosOutline } from './photos-outline.js';
 import type { CardLayout } from './tile-sizes.js';
 import { albumPageUrl, encodePath } from '../../core/urls.js';
@@ -60,9 +60,9 @@ interface Section {
  * while some are missing shows them centred, and is made again a moment later.
  */
 export class StaticPages {
-  readonly #cache = new PageCache();
-
   constructor(
+    /** The one page cache of the gallery, shared with album and folder pages (keys by pageKey). */
+    private readonly cache: PageCache,
     private readonly app: Express,
     private readonly index: AlbumIndex,
     private readonly home: HomeContentStore,
@@ -76,7 +76,7 @@ export class StaticPages {
   get(name: StaticPageName, translator: Translator): Promise<CachedPage> {
     // Read before anything is awaited: a page made from a tree a rescan replaced meanwhile is not kept.
     const version = this.index.version;
-    return this.#cache.make(version, pageKey(translator.language.code, name, this.home.version), () => this.#render(name, translator));
+    return this.cache.make(version, pageKey(translator.language.code, name, this.home.version), () => this.#render(name, translator));
   }
 
   async #render(name: StaticPageName, translator: Translator): Promise<MadePage> {

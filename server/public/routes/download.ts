@@ -2,7 +2,7 @@ import { type Response, Router } from 'express';
 import { badRequest } from '../../core/errors.js';
 import type { AlbumResolver, ResolvedAlbum } from '../resolvers.js';
 import { zipFiles } from '../zip/zip-contents.js';
-import { ClientClosedError, planZip, writeZip } from '../zip/album-zip.js';
+import { ClientClosedError, planZip, type StatedVersion, writeZip } from '../zip/album-zip.js';
 import { DownloadSlots, MAX_CONCURRENT_ZIPS, MAX_ZIPS_PER_CLIENT, ZIP_IDLE_TIMEOUT_MS, ZIP_STALLED_MS } from '../zip/download-limits.js';
 import { clientAddressKey } from '../access/client-address.js';
 import type { Logger } from '../../core/logger.js';
@@ -29,6 +29,12 @@ export interface DownloadRouterOptions {
   readonly order?: MediaOrder;
   /** Patches the location out of the files of albums that hide it (one of its own when absent). */
   readonly locationPatcher?: LocationPatcher;
+  /**
+   * The CRC of a file of the album as the ZIP sends it, when computed for exactly this version
+   * of it (server/media/served-crc.ts): with every one known, the archive carries them in its
+   * local headers and none is computed. Absent: always computed while streaming.
+   */
+  readonly knownCrc?: (albumPath: string, name: string, version: StatedVersion, withoutLocation: boolean) => Promise<number | undefined>;
 }
 
 /** `videos=1` adds the album's videos; absent (or `0`), the photos-only ZIP of the CONTRACT. */
@@ -70,17 +76,19 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     // still and its movie: both go in, the movie right after the still; in the album's order (`sort`).
     const readable = await album.readable();
     const files = zipFiles(opts.order ? await opts.order(album.path, readable) : readable, videos);
+    const { knownCrc } = opts;
     const plan = await planZip(
       files.map((f) => ({ name: f.item.name, path: f.absPath, hideLocation: f.hideLocation })),
       {
         onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
+        knownCrc: knownCrc && ((file, version) => knownCrc(album.path, file.name, version, file.hideLocation === true)),
       },
     );
 
     res.set({
       'Content-Type': 'application/zip',
       'Content-Disposition': attachmentDisposition(`${album.name || 'album'}.zip`),
-      // Exact: planZip computed the archive's layout from the stat'ed sizes and names.
+      // Exact: planZip computed the archive's layout from the stat'ed sizes and names (and whether every CRC is known).
       'Content-Length': String(plan.size),
       'Cache-Control': album.protected || files.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
     });

@@ -1,16 +1,22 @@
-import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
-import { applyPatches } from '../../core/media/location/byte-patches.js';
 import { isMissing } from '../../core/paths.js';
 import { createLocationPatcher, type LocationPatcher } from '../../media/location-patcher.js';
 import { ZIP_IDLE_TIMEOUT_MS, ZIP_STREAM_CHUNK_BYTES } from './download-limits.js';
+import { knownCrcLayout, writeKnownCrcZip } from './known-crc-zip.js';
+import { ClientClosedError, ClientStalledError, readExactly, type SizedName, type ZipEntry, type ZipLayout, type ZipPlan } from './zip-entry.js';
+
+export { ClientClosedError, ClientStalledError, SourceChangedError } from './zip-entry.js';
+export type { SizedName, ZipEntry, ZipLayout, ZipPlan } from './zip-entry.js';
 
 /**
- * Streams a ZIP of album files with archiver in store mode, and knows its exact length in
- * advance so the response can carry Content-Length.
+ * Streams a ZIP of album files, and knows its exact length in advance so the response can
+ * carry Content-Length. When every file's CRC-32 is known before the request (computed as
+ * the album was prepared, server/media/served-crc.ts), known-crc-zip.ts writes it with the
+ * CRCs in the local headers and nothing computed; otherwise archiver in store mode, computing
+ * each CRC as it streams.
  *
  * Layout written by archiver 8 / zip-stream 7 / compress-commons 7 for a stream source in
  * store mode (read from compress-commons `zip-archive-output-stream.js`):
@@ -36,56 +42,6 @@ const MAX_32 = 0xffffffff;
 
 /** Files stat'ed at once while planning. */
 const STAT_CONCURRENCY = 8;
-
-export interface SizedName {
-  /** Entry name exactly as archiver will write it (see `entryName`). */
-  readonly name: string;
-  readonly size: number;
-}
-
-export interface ZipLayout {
-  /** Exact length of the archive in bytes. */
-  readonly size: number;
-  /** Whether the archive needs (and will be written with) the ZIP64 end records. */
-  readonly zip64: boolean;
-}
-
-/** A file to archive, as it was when stat'ed: the archive promises exactly these bytes. */
-export interface ZipEntry extends SizedName {
-  /** Real absolute path to read from. */
-  readonly path: string;
-  readonly mtime: Date;
-  /** Archived without its location: patched as it is read, same length (docs/api.md#location-privacy). */
-  readonly hideLocation?: boolean;
-}
-
-export interface ZipPlan extends ZipLayout {
-  readonly entries: readonly ZipEntry[];
-}
-
-/** The file on disk no longer matches the plan (changed size, vanished): the archive cannot be finished. */
-export class SourceChangedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SourceChangedError';
-  }
-}
-
-/** The reader went away before the archive was complete. */
-export class ClientClosedError extends Error {
-  constructor(message = 'Client closed the connection before the archive was complete') {
-    super(message);
-    this.name = 'ClientClosedError';
-  }
-}
-
-/** The reader took nothing for too long and was disconnected: as good as gone. */
-export class ClientStalledError extends ClientClosedError {
-  constructor(idleMs: number) {
-    super(`Client read nothing for ${idleMs} ms and was disconnected`);
-    this.name = 'ClientStalledError';
-  }
-}
 
 /**
  * Size of the archive `createZipArchive` writes for these entries, and whether it is ZIP64.
@@ -147,15 +103,29 @@ export interface ZipSource {
   readonly hideLocation?: boolean;
 }
 
+/** The version of a file as the plan stat'ed it. */
+export interface StatedVersion {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+}
+
 export interface PlanOptions {
   /** Told about each file left out (gone, not a regular file). */
   readonly onSkip?: (fileName: string, reason: string) => void;
+  /**
+   * The CRC-32 of the bytes the file would be archived as (patched when it hides its
+   * location), when it is known for exactly this version of it (server/media/served-crc.ts).
+   */
+  readonly knownCrc?: (file: ZipSource, version: StatedVersion) => Promise<number | undefined>;
 }
 
 /**
- * Stats the files and fixes what the archive will contain: names, sizes, dates and the exact
- * total size. The paths are taken as given (which files may be archived is decided by the
- * access layer); a file that has vanished since, or that is not a regular file, is left out.
+ * Stats the files and fixes what the archive will contain: names, sizes, dates, CRCs where
+ * known and the exact total size, which depends on whether every CRC is known (the archive
+ * is then written without data descriptors). The paths are taken as given (which files may
+ * be archived is decided by the access layer); a file that has vanished since, or that is
+ * not a regular file, is left out.
  */
 export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {}): Promise<ZipPlan> {
   const found = await mapLimit(files, STAT_CONCURRENCY, async (file) => {
@@ -163,7 +133,9 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
       // lstat: the path is already real, so a symlink appearing there since is not followed.
       const st = await fs.lstat(file.path);
       if (!st.isFile()) return skip(file.name, 'not a regular file');
-      return { fileName: file.name, path: file.path, size: st.size, mtime: st.mtime, hideLocation: file.hideLocation === true };
+      const version = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+      const crc32 = await opts.knownCrc?.(file, version);
+      return { fileName: file.name, path: file.path, ...version, mtime: st.mtime, hideLocation: file.hideLocation === true, crc32 };
     } catch (err) {
       if (isMissing(err)) return skip(file.name, 'no longer exists');
       throw err;
@@ -175,10 +147,11 @@ export async function planZip(files: readonly ZipSource[], opts: PlanOptions = {
   }
   const taken = new Set<string>();
   const entries: ZipEntry[] = [];
-  for (const f of found) {
-    if (f) entries.push({ name: uniqueName(entryName(f.fileName), taken), path: f.path, size: f.size, mtime: f.mtime, hideLocation: f.hideLocation });
+  for (const { fileName, crc32, ...f } of found.filter((f) => f !== undefined)) {
+    entries.push({ name: uniqueName(entryName(fileName), taken), ...f, ...(crc32 === undefined ? {} : { crc32 }) });
   }
-  return { entries, ...zipLayout(entries) };
+  const crcsKnown = entries.every((e) => e.crc32 !== undefined);
+  return { entries, crcsKnown, ...(crcsKnown ? knownCrcLayout(entries) : zipLayout(entries)) };
 }
 
 export interface WriteZipOptions {
@@ -200,6 +173,7 @@ export function writeZip(plan: ZipPlan, out: Writable, opts: WriteZipOptions = {
   const locationPatcher = opts.locationPatcher ?? createLocationPatcher();
   // A client that left while the plan was made: its response swallows writes forever.
   if (out.destroyed || out.closed) return Promise.reject(new ClientClosedError());
+  if (plan.crcsKnown) return writeKnownCrcZip(plan, out, { idleTimeoutMs, locationPatcher });
   return new Promise<void>((resolve, reject) => {
     const archive = createZipArchive(plan.zip64);
     let current: Readable | undefined;
@@ -283,47 +257,6 @@ function watchIdleReader(source: Readable, out: Writable, idleMs: number, onIdle
     source.off('data', onData);
     out.off('drain', stop);
   };
-}
-
-/**
- * Reads exactly the planned bytes of a file, its location patched out when the entry hides
- * it: the same length, and archiver computes the entry's CRC over the bytes it is given, so
- * the CRC is that of the patched bytes. Opening is deferred to the first read, and the
- * handle is closed when the generator finishes, fails or is returned (stream destroyed).
- */
-async function* readExactly(entry: ZipEntry, locationPatcher: LocationPatcher): AsyncGenerator<Buffer> {
-  let handle: fs.FileHandle;
-  try {
-    // The plan holds the real path; a symlink appearing there since is not followed.
-    handle = await fs.open(entry.path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
-  } catch (err) {
-    throw new SourceChangedError(`${entry.name}: cannot be opened any more (${(err as Error).message})`, { cause: err });
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.size !== entry.size) {
-      throw new SourceChangedError(`${entry.name}: size changed from ${entry.size} to ${st.size} bytes`);
-    }
-    const patches = entry.hideLocation ? await locationPatcher.patchesFor(entry.path, handle, st) : [];
-    let position = 0;
-    while (position < entry.size) {
-      const want = Math.min(ZIP_STREAM_CHUNK_BYTES, entry.size - position);
-      const buf = Buffer.allocUnsafe(want);
-      const { bytesRead } = await handle.read(buf, 0, want, position);
-      if (bytesRead === 0) {
-        throw new SourceChangedError(`${entry.name}: shrank to ${position} of ${entry.size} bytes while being read`);
-      }
-      const chunk = bytesRead === want ? buf : buf.subarray(0, bytesRead);
-      applyPatches(chunk, position, patches);
-      position += bytesRead;
-      yield chunk;
-    }
-    // One more byte proves the file did not grow: the archive must hold the whole file.
-    const { bytesRead } = await handle.read(Buffer.alloc(1), 0, 1, position);
-    if (bytesRead !== 0) throw new SourceChangedError(`${entry.name}: grew past ${entry.size} bytes while being read`);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** `Promise.all(items.map(fn))` with at most `limit` calls in flight, results in order. */
