@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { newShareLinkId } from '../../server/core/albums/share-links.js';
 import { filesOf } from '../../server/core/albums/live-photos.js';
-import { loadConfig } from '../../server/core/config.js';
+import { type Config, loadConfig } from '../../server/core/config.js';
 import { createGallery, type Gallery } from '../../server/gallery.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { writeLiveMovie, writeLiveStill } from '../support/live-photo-files.js';
@@ -39,13 +39,21 @@ export class VisitorSite {
   /** Moves the gallery's lockout clock, so a test forgets failed guesses without waiting. */
   #clockOffset = 0;
   #gallery?: Gallery;
+  /** The gallery's settings, for an admin app over the same tree (admin-site.ts). */
+  config?: Config;
   #server?: LoopbackServer;
   url = '';
 
   async start(): Promise<this> {
     const albums = path.join(this.root, 'albums');
     const content = path.join(this.root, 'content');
-    const grid = writeAlbum(albums, LAYOUTS.grid, { title: 'Lisbon in spring', style: 'grid', description: 'Trams, tiles and the river.' });
+    const grid = writeAlbum(albums, LAYOUTS.grid, {
+      title: 'Lisbon in spring',
+      style: 'grid',
+      description: 'Trams, tiles and the river.',
+      captions: { [FILES[2]]: 'The steps up to the castle' },
+      thumbnail: FILES[2],
+    });
     await writeCameraJpeg(path.join(grid, FILES[0]), 1200, 800);
     await writeVideo(path.join(grid, FILES[1]), { seconds: 1 });
     await writeJpeg(path.join(grid, FILES[2]), 600, 900);
@@ -71,6 +79,7 @@ export class VisitorSite {
     );
 
     const config = loadConfig({ ALBUMS_DIR: albums, CACHE_DIR: path.join(this.root, 'cache'), CONTENT_DIR: content, WORKERS: '2', PREPARE: 'off' });
+    this.config = config;
     const gallery = await createGallery(config, { watch: false, log: quietLogger, now: () => Date.now() + this.#clockOffset });
     // The facts a page shows (sizes, dates, Live Photo pairs) read now, as preparation would before visitors come.
     for (const album of gallery.index.albums()) await gallery.facts.complete(album, Array.from(filesOf(album.media)));
