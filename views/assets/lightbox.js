@@ -212,6 +212,14 @@ export async function createLightbox({ list, items: albumItems, assets, t, local
     const root = pswp()?.element;
     if (event.key === 'Tab' && root) trapTab(root, event);
   });
+  // Reduced motion (the system's setting): PhotoSwipe leaves out its zoom and its opening and
+  // closing animations itself, but a swipe still glides on to the next slide: here it lands.
+  lightbox.on('afterInit', () => {
+    if (!window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    const scroll = pswp().mainScroll;
+    const move = scroll.moveIndexBy.bind(scroll);
+    scroll.moveIndexBy = (diff, _animate, velocityX) => move(diff, false, velocityX);
+  });
   // PhotoSwipe takes keys and gestures once its opening animation is over: say so on the root.
   lightbox.on('openingAnimationEnd', () => pswp()?.element?.classList.add('pswp--opened'));
   lightbox.on('close', () => {

@@ -1,7 +1,8 @@
 // The viewer's top bar and caption (lightbox.js): the dialog's accessible name, the help,
-// details, full-resolution and download buttons, the caption line, and the original photo on
-// demand (the button, or zooming in past what the thumbnail holds). Kept apart from the
-// lightbox's setup, which asks it whether a slide shows the original and to follow the slide.
+// details, full-resolution and download buttons, the caption line, where the visitor is (for
+// screen readers), and the original photo on demand (the button, or zooming in past what the
+// thumbnail holds). Kept apart from the lightbox's setup, which asks it whether a slide shows
+// the original and to follow the slide.
 
 const ICONS = {
   help: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm1 16h-2v-2h2v2Zm2.07-7.75-.9.92C13.45 11.9 13 12.5 13 14h-2v-.5c0-1.1.45-2.1 1.17-2.83l1.24-1.26A2 2 0 1 0 10 8H8a4 4 0 1 1 7.07 2.25Z',
@@ -96,6 +97,18 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format, t
       onInit: (el) => el.setAttribute('download', ''),
     });
     ui.registerElement({ name: 'caption', order: 9, appendTo: 'root', onInit: (el) => el.setAttribute('aria-live', 'polite') });
+    // Where the visitor is, said by a screen reader at each slide ("Photo 3 of 48"): the
+    // counter's "3 / 48" is read as a fraction, and only when it is reached.
+    ui.registerElement({
+      name: 'position',
+      order: 9,
+      appendTo: 'root',
+      onInit: (el) => {
+        el.classList.add('visually-hidden');
+        el.setAttribute('aria-live', 'polite');
+        el.setAttribute('aria-atomic', 'true');
+      },
+    });
   });
 
   /** The buttons and caption of the slide now shown. */
@@ -110,6 +123,13 @@ export function createViewerToolbar({ lightbox, items, list, overlays, format, t
       download.hidden = !downloads;
       if (item) download.href = item.original;
       else download.removeAttribute('href');
+    }
+    const position = root.querySelector('.pswp__position');
+    // The album's order, also right to left, where the slides run the other way (lightbox.js).
+    if (position && item) {
+      // `count`: a language may word the place by its number's plural form (positionPhoto_few, …).
+      const place = { count: items.toAlbum(pswp().currIndex) + 1, total: items.total };
+      position.textContent = t(item.kind === 'video' ? 'viewer.positionVideo' : 'viewer.positionPhoto', place);
     }
     const caption = root.querySelector('.pswp__caption');
     // The owner's caption, then when it was taken in the visitor's format; the file name is in

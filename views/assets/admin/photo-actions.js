@@ -50,7 +50,9 @@ export function mediaSection(album, ctx) {
           type: 'button',
           class: 'tile',
           title: m.caption ?? m.name,
-          'aria-label': t('media.tileLabel', { name: m.name }),
+          // Its name holds what is seen on and under it (the badges, the caption), so a screen
+          // reader says it and a voice command naming it reaches it (WCAG 2.5.3).
+          'aria-label': t('media.tileLabel', { name: [m.name, m.caption, ...badges.map((b) => b?.textContent)].filter(Boolean).join(', ') }),
           on: { click: () => dialog.open(m) },
         },
         preview(m),
