@@ -44,6 +44,8 @@ function measureTargets(page: Page): Promise<Target[]> {
         if (el.classList.contains('skip-link')) return false;
         const style = getComputedStyle(el);
         const box = el.getBoundingClientRect();
+        // Not a target: what takes no pointer (a tile's choose box on a phone, where the whole tile is tapped).
+        if (style.pointerEvents === 'none') return false;
         return style.visibility !== 'hidden' && style.display !== 'none' && box.width > 0 && box.height > 0;
       })
       .map((el) => {

@@ -35,8 +35,15 @@ function layoutFaults(): string[] {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     const folded = el.closest('details:not([open])') && !el.matches('summary');
+    // A control drawn fully transparent (a tile's choose box until hovered or focused) is not seen, so cannot be cut off.
+    const transparent = Number.parseFloat(style.opacity) === 0;
     return (
-      box.width > 2 && box.height > 2 && style.visibility !== 'hidden' && !folded && !el.closest('[hidden], [inert], .visually-hidden, [aria-hidden="true"]')
+      box.width > 2 &&
+      box.height > 2 &&
+      style.visibility !== 'hidden' &&
+      !transparent &&
+      !folded &&
+      !el.closest('[hidden], [inert], .visually-hidden, [aria-hidden="true"]')
     );
   };
   // What is on top: an open dialog (the viewer's help), else the open viewer, else the page; what lies under it is out of reach.
