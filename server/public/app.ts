@@ -9,6 +9,7 @@ import type { Config } from '../core/config.js';
 import { apiNotFound, errorHandler } from '../http/error-handler.js';
 import { documentHeaders, documentHeadersOfErrors, setDocumentHeadersByType } from '../http/security-headers.js';
 import { textCompression } from '../http/text-compression.js';
+import { fixedFiles } from '../http/precompressed-files.js';
 import type { HomeContentStore } from '../core/home-content.js';
 import type { Logger } from '../core/logger.js';
 import type { LocationPatcher } from '../media/location-patcher.js';
@@ -89,9 +90,12 @@ export interface AppDeps {
   readonly log: Logger;
 }
 
-/** Versioned static files: their URLs change with their content, so they cache for a year. */
-function staticFiles(dir: string): RequestHandler {
-  return express.static(dir, { index: false, dotfiles: 'ignore', maxAge: '365d', immutable: true, fallthrough: true, setHeaders: documentHeadersByType });
+/**
+ * Versioned static files: their URLs change with their content, so they cache for a year, and
+ * their text goes out compressed once at the strongest setting (server/http/precompressed-files.ts).
+ */
+function staticFiles(dir: string): RequestHandler[] {
+  return fixedFiles(dir, { maxAgeSeconds: 365 * 24 * 60 * 60, immutable: true, setHeaders: documentHeadersByType });
 }
 
 /**
