@@ -53,14 +53,14 @@ const DAY = /^(0?[1-9]|[12]\d|3[01])(st|nd|rd|th|er|e|o|a)?$/;
 const NUMERIC: readonly { readonly pattern: RegExp; readonly parts: (m: RegExpExecArray) => DateTerm[] }[] = [
   // 2023-12-24, 2023-12, 2023/12/24
   {
-    pattern: /(?<![\d.\/-])(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?(?![\d.\/-])/g,
+    pattern: /(?<![\d./-])(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?(?![\d./-])/g,
     parts: (m) => [{ year: +m[1]!, month: +m[2]!, ...(m[3] ? { day: +m[3] } : {}) }],
   },
   // 24.12.2023 (day first, as every language of the gallery writes it with dots)
-  { pattern: /(?<![\d.\/-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.\/-])/g, parts: (m) => [{ year: +m[3]!, month: +m[2]!, day: +m[1]! }] },
+  { pattern: /(?<![\d./-])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d./-])/g, parts: (m) => [{ year: +m[3]!, month: +m[2]!, day: +m[1]! }] },
   // 24/12/2023 or 12/24/2023: either order where both could be meant
   {
-    pattern: /(?<![\d.\/-])(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?![\d.\/-])/g,
+    pattern: /(?<![\d./-])(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?![\d./-])/g,
     parts: (m) => {
       const [a, b, year] = [+m[1]!, +m[2]!, +m[3]!];
       const dayFirst = { year, month: b, day: a };
