@@ -233,5 +233,3 @@ describe('library: the index across albums', () => {
     });
   });
 });
-
-export type { TreeNode };

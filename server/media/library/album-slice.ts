@@ -126,7 +126,9 @@ export class AlbumSlice {
   /** The slice of an album's facts record: one entry per file of `media` the record knows (a Live Photo's movie is not one). */
   static fromRecord(path: string, media: readonly MediaItem[], entries: Iterable<readonly [string, Stored]>, interners: Interners): AlbumSlice {
     const at = new Map<string, number>();
-    media.forEach((item, i) => at.set(item.name, i));
+    media.forEach((item, i) => {
+      at.set(item.name, i);
+    });
     const rows: Row[] = [];
     for (const [name, stored] of entries) {
       const itemAt = at.get(name);
@@ -138,7 +140,9 @@ export class AlbumSlice {
   /** This slice for the album's media list as a rescan made it: files gone are left out, the others renumbered. */
   remapped(media: readonly MediaItem[]): AlbumSlice {
     const at = new Map<string, number>();
-    media.forEach((item, i) => at.set(item.name, i));
+    media.forEach((item, i) => {
+      at.set(item.name, i);
+    });
     const rows: Row[] = [];
     for (let i = 0; i < this.count; i++) {
       const itemAt = at.get((this.media[this.itemAt[i] as number] as MediaItem).name);

@@ -33,7 +33,9 @@ export class TokenIndex {
     });
     starts[words.length] = total;
     const entries = new Int32Array(total);
-    words.forEach((word, at) => entries.set(byWord.get(word) as number[], starts[at] as number));
+    words.forEach((word, at) => {
+      entries.set(byWord.get(word) as number[], starts[at] as number);
+    });
     return new TokenIndex(words, starts, entries);
   }
 
