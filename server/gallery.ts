@@ -17,6 +17,8 @@ import { createCoverFocus } from './media/cover-focus.js';
 import { createSiteIcons } from './media/site-icons.js';
 import { createLivePhotoIds, type LivePhotoIds } from './media/live-photo-ids.js';
 import { DimensionsCache } from './media/dimensions.js';
+import { readAlbumFacts } from './media/dimensions-file.js';
+import { createLibrary, type LibraryIndex } from './media/library/library.js';
 import { createPreparer, type Preparer } from './media/preparer.js';
 import { createServedCrcs, SERVED_CRCS_SUPPORTED } from './media/served-crc.js';
 import { AlbumDates } from './public/pages/album-dates.js';
@@ -61,6 +63,8 @@ export interface Gallery {
   readonly livePhotoIds: LivePhotoIds;
   /** What is known of every album's files (their sizes, placeholders, dates taken). */
   readonly facts: DimensionsCache;
+  /** The one index across albums: search, timeline, on this day, map (server/media/library/). */
+  readonly library: LibraryIndex;
   /** The background preparation of albums (server/media/preparer.ts); undefined with PREPARE=off. */
   readonly preparer: Preparer | undefined;
   /** The visits of share links (docs/api.md#share-links), written a few seconds after they happen. */
@@ -115,7 +119,10 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
   const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
+  // Made after the facts it is built from: an album's facts saved meanwhile wait for it (none can be, before the first read).
+  let library: LibraryIndex | undefined;
   const dimensions = new DimensionsCache({
+    onSaved: (albumPath, entries) => library?.update(albumPath, entries),
     // The one stat of each item (media-stats.ts): its version for URLs and for its facts alike.
     locate: (node, item) => stats.of(node, item),
     cacheDir: config.cacheDir,
@@ -126,6 +133,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     },
     log,
   });
+  library = createLibrary({ index, readFacts: (albumPath) => readAlbumFacts(dimensions.fileOf(albumPath)), log });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
   // Each file's CRC as its ZIP sends it, computed by the preparation and kept with its facts.
@@ -183,10 +191,12 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     pool,
     livePhotoIds,
     facts: dimensions,
+    library,
     preparer,
     linkUsage,
     async close() {
       index.close();
+      library.close();
       home.close();
       await preparer?.close();
       await livePhotoIds.close();

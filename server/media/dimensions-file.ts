@@ -209,7 +209,15 @@ export class AlbumFactsStore {
   readonly #records = new Map<string, Promise<AlbumRecord>>();
   readonly #timers = new Map<AlbumRecord, { timer: NodeJS.Timeout; node: TreeNode }>();
 
-  constructor(private readonly opts: { readonly fileOf: (albumPath: string) => string; readonly saveEveryMs: number; readonly log: Logger }) {}
+  constructor(
+    private readonly opts: {
+      readonly fileOf: (albumPath: string) => string;
+      readonly saveEveryMs: number;
+      readonly log: Logger;
+      /** Told each album's entries as saved (server/media/library/: the index across albums follows them). */
+      readonly onSaved?: ((albumPath: string, entries: ReadonlyMap<string, Stored>) => void) | undefined;
+    },
+  ) {}
 
   of(albumPath: string): Promise<AlbumRecord> {
     let record = this.#records.get(albumPath);
@@ -269,6 +277,7 @@ export class AlbumFactsStore {
       const names = new Set(Array.from(filesOf(node.media), (m) => m.name));
       const entries: Record<string, Stored> = {};
       for (const [name, stored] of record.entries) if (names.has(name)) entries[name] = stored;
+      this.opts.onSaved?.(node.path, new Map(Object.entries(entries)));
       const file = this.opts.fileOf(node.path);
       try {
         await writeAlbumFacts(file, entries);

@@ -48,6 +48,8 @@ export interface DimensionsCacheOptions {
   readonly onVideoNeedsCopy?: (video: { readonly relPath: string; readonly absPath: string }) => void;
   /** How often reads of an album still going on are saved (SAVE_EVERY_MS; tests pass less). */
   readonly saveEveryMs?: number;
+  /** Told each album's facts as they are saved (server/media/library/library.ts `update`). */
+  readonly onSaved?: (albumPath: string, entries: ReadonlyMap<string, Stored>) => void;
   readonly log: Logger;
   /** The names of where a file's position is: the process's offline geocoder unless told (tests). */
   readonly placesAt?: PlacesAt;
@@ -68,7 +70,7 @@ interface Filling {
 }
 
 export class DimensionsCache {
-  readonly #opts: Required<DimensionsCacheOptions>;
+  readonly #opts: Required<Omit<DimensionsCacheOptions, 'onSaved'>> & Pick<DimensionsCacheOptions, 'onSaved'>;
   /** null: the file could not be read; not asked again until the item changes. */
   readonly #known = new WeakMap<MediaItem, MediaDimensions | null>();
   /** Items whose read is under way: when it ends, and until when a page may wait for it. */
@@ -105,7 +107,12 @@ export class DimensionsCache {
     if (!Number.isInteger(this.#opts.concurrency) || this.#opts.concurrency < 1) {
       throw new RangeError(`concurrency must be an integer >= 1, got ${this.#opts.concurrency}`);
     }
-    this.#records = new AlbumFactsStore({ fileOf: (albumPath) => this.fileOf(albumPath), saveEveryMs: this.#opts.saveEveryMs, log: this.#opts.log });
+    this.#records = new AlbumFactsStore({
+      fileOf: (albumPath) => this.fileOf(albumPath),
+      saveEveryMs: this.#opts.saveEveryMs,
+      log: this.#opts.log,
+      onSaved: this.#opts.onSaved,
+    });
     this.#slots = new Semaphore(this.#opts.concurrency);
   }
 

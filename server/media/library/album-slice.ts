@@ -1,0 +1,236 @@
+/**
+ * What the library keeps of one album's files: columns (typed arrays) in the order "newest
+ * first" (sortTime, then name), built from the album's facts record, and the words of its file
+ * names. Files are numbered by their place in the album's media list, never by name, so a
+ * file's name is kept once, in the album tree.
+ */
+import type { MediaItem } from '../../core/albums/album-tree.js';
+import { isTakenDate, wallClockOf } from '../../core/media/taken-date.js';
+import type { Stored } from '../dimensions-file.js';
+import { TokenIndex } from './token-index.js';
+import { wordsOf } from './words.js';
+
+/** Strings kept once however many files carry them (camera names, a file's list of places). */
+export class Interner<T> {
+  readonly values: T[] = [];
+  readonly #ids = new Map<string, number>();
+  constructor(private readonly keyOf: (value: T) => string) {}
+  id(value: T): number {
+    const key = this.keyOf(value);
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.#ids.set(key, id);
+    }
+    return id;
+  }
+}
+
+export interface Interners {
+  readonly cameras: Interner<string>;
+  readonly places: Interner<readonly string[]>;
+}
+
+/** One file's facts as the library keeps them. */
+interface Row {
+  itemAt: number;
+  sortTime: number;
+  taken: boolean;
+  added: number;
+  width: number;
+  height: number;
+  duration: number;
+  thumbHash: Buffer | undefined;
+  camera: number;
+  lat: number;
+  lon: number;
+  places: number;
+}
+
+const NONE = -1;
+
+/** A wall-clock time as UTC ms: "2023-12-24T18:00:00" → Date.UTC(2023, 11, 24, 18). */
+export const wallClockMs = (taken: string): number => Date.parse(`${taken}Z`);
+
+export class AlbumSlice {
+  readonly count: number;
+  readonly itemAt: Int32Array;
+  readonly sortTime: Float64Array;
+  /** 1 where `sortTime` is the date the file carries, 0 where it is its mtime. */
+  readonly taken: Uint8Array;
+  readonly added: Float64Array;
+  readonly width: Uint32Array;
+  readonly height: Uint32Array;
+  readonly duration: Float32Array;
+  readonly camera: Int32Array;
+  readonly lat: Float32Array;
+  readonly lon: Float32Array;
+  readonly places: Int32Array;
+  /** month × 32 + day of the date a file carries (0: none), for "on this day". */
+  readonly monthDay: Uint16Array;
+  readonly #hashes: Buffer;
+  readonly #hashStarts: Uint32Array;
+  /** Words of file names. */
+  readonly names: TokenIndex;
+  /** Cameras and place lists some file of the album has (a query skips an album without them). */
+  readonly cameraIds: ReadonlySet<number>;
+  readonly placeIds: ReadonlySet<number>;
+  /** Files per month, 'YYYY-MM'. */
+  readonly months: ReadonlyMap<string, number>;
+  #captions: { of: ReadonlyMap<string, string>; index: TokenIndex } | undefined;
+
+  private constructor(
+    readonly path: string,
+    /** The media list the files' numbers refer to (an album's, as of one scan). */
+    readonly media: readonly MediaItem[],
+    rows: Row[],
+  ) {
+    rows.sort((a, b) => b.sortTime - a.sortTime || compareNames(media[a.itemAt] as MediaItem, media[b.itemAt] as MediaItem));
+    const n = rows.length;
+    this.count = n;
+    this.itemAt = Int32Array.from(rows, (r) => r.itemAt);
+    this.sortTime = Float64Array.from(rows, (r) => r.sortTime);
+    this.taken = Uint8Array.from(rows, (r) => (r.taken ? 1 : 0));
+    this.added = Float64Array.from(rows, (r) => r.added);
+    this.width = Uint32Array.from(rows, (r) => r.width);
+    this.height = Uint32Array.from(rows, (r) => r.height);
+    this.duration = Float32Array.from(rows, (r) => r.duration);
+    this.camera = Int32Array.from(rows, (r) => r.camera);
+    this.lat = Float32Array.from(rows, (r) => r.lat);
+    this.lon = Float32Array.from(rows, (r) => r.lon);
+    this.places = Int32Array.from(rows, (r) => r.places);
+    this.monthDay = new Uint16Array(n);
+    this.#hashStarts = new Uint32Array(n + 1);
+    let bytes = 0;
+    rows.forEach((r, i) => {
+      this.#hashStarts[i] = bytes;
+      bytes += r.thumbHash?.length ?? 0;
+    });
+    this.#hashStarts[n] = bytes;
+    this.#hashes = Buffer.alloc(bytes);
+    const months = new Map<string, number>();
+    rows.forEach((r, i) => {
+      r.thumbHash?.copy(this.#hashes, this.#hashStarts[i]);
+      const t = new Date(r.sortTime);
+      if (r.taken) this.monthDay[i] = (t.getUTCMonth() + 1) * 32 + t.getUTCDate();
+      const month = `${String(t.getUTCFullYear()).padStart(4, '0')}-${String(t.getUTCMonth() + 1).padStart(2, '0')}`;
+      months.set(month, (months.get(month) ?? 0) + 1);
+    });
+    this.months = months;
+    this.cameraIds = new Set(rows.filter((r) => r.camera !== NONE).map((r) => r.camera));
+    this.placeIds = new Set(rows.filter((r) => r.places !== NONE).map((r) => r.places));
+    this.names = TokenIndex.build(n, (i) => wordsOf((media[this.itemAt[i] as number] as MediaItem).name));
+  }
+
+  /** The slice of an album's facts record: one entry per file of `media` the record knows (a Live Photo's movie is not one). */
+  static fromRecord(path: string, media: readonly MediaItem[], entries: Iterable<readonly [string, Stored]>, interners: Interners): AlbumSlice {
+    const at = new Map<string, number>();
+    media.forEach((item, i) => {
+      at.set(item.name, i);
+    });
+    const rows: Row[] = [];
+    for (const [name, stored] of entries) {
+      const itemAt = at.get(name);
+      if (itemAt !== undefined) rows.push(rowOf(itemAt, stored, interners));
+    }
+    return new AlbumSlice(path, media, rows);
+  }
+
+  /** This slice for the album's media list as a rescan made it: files gone are left out, the others renumbered. */
+  remapped(media: readonly MediaItem[]): AlbumSlice {
+    const at = new Map<string, number>();
+    media.forEach((item, i) => {
+      at.set(item.name, i);
+    });
+    const rows: Row[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const itemAt = at.get((this.media[this.itemAt[i] as number] as MediaItem).name);
+      if (itemAt !== undefined) rows.push({ ...this.#row(i), itemAt });
+    }
+    return new AlbumSlice(this.path, media, rows);
+  }
+
+  item(i: number): MediaItem {
+    return this.media[this.itemAt[i] as number] as MediaItem;
+  }
+
+  thumbHash(i: number): string | undefined {
+    const from = this.#hashStarts[i] as number;
+    const to = this.#hashStarts[i + 1] as number;
+    return to > from ? this.#hashes.toString('base64', from, to) : undefined;
+  }
+
+  /** The words of the album's captions (album.json `captions`), indexed once per version of album.json. */
+  captions(captions: ReadonlyMap<string, string>): TokenIndex {
+    if (captions.size === 0) return TokenIndex.EMPTY;
+    if (this.#captions?.of !== captions) {
+      const index = TokenIndex.build(this.count, (i) => {
+        const caption = captions.get(this.item(i).name);
+        return caption ? wordsOf(caption) : [];
+      });
+      this.#captions = { of: captions, index };
+    }
+    return this.#captions.index;
+  }
+
+  /** The first file at or after (older than) `time`: files are newest first. */
+  firstAtOrBefore(time: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.sortTime[mid] as number) > time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #row(i: number): Row {
+    const from = this.#hashStarts[i] as number;
+    const to = this.#hashStarts[i + 1] as number;
+    return {
+      itemAt: this.itemAt[i] as number,
+      sortTime: this.sortTime[i] as number,
+      taken: this.taken[i] === 1,
+      added: this.added[i] as number,
+      width: this.width[i] as number,
+      height: this.height[i] as number,
+      duration: this.duration[i] as number,
+      thumbHash: to > from ? this.#hashes.subarray(from, to) : undefined,
+      camera: this.camera[i] as number,
+      lat: this.lat[i] as number,
+      lon: this.lon[i] as number,
+      places: this.places[i] as number,
+    };
+  }
+}
+
+/** Names in the album's order of files with equal times: as strings compare (stable, locale-free). */
+export function compareNames(a: MediaItem, b: MediaItem): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function rowOf(itemAt: number, s: Stored, interners: Interners): Row {
+  const taken = s.taken !== undefined && isTakenDate(s.taken);
+  // The date a page shows (server/media/dimensions-file.ts toDimensions): the file's own, else its mtime's wall clock.
+  const wallClock = taken ? s.taken : wallClockOf(s.mtimeMs);
+  const position = s.position;
+  const located =
+    position !== undefined && Number.isFinite(position.lat) && Number.isFinite(position.lon) && Math.abs(position.lat) <= 90 && Math.abs(position.lon) <= 180;
+  const places = Array.isArray(s.places) ? s.places.filter((p): p is string => typeof p === 'string' && p.length > 0) : [];
+  return {
+    itemAt,
+    sortTime: wallClock ? wallClockMs(wallClock) : s.mtimeMs,
+    taken,
+    added: s.mtimeMs,
+    width: s.width,
+    height: s.height,
+    duration: s.duration ?? 0,
+    thumbHash: s.thumbHash ? Buffer.from(s.thumbHash, 'base64') : undefined,
+    camera: typeof s.camera === 'string' && s.camera.trim() ? interners.cameras.id(s.camera.trim()) : NONE,
+    lat: located ? position.lat : Number.NaN,
+    lon: located ? position.lon : Number.NaN,
+    places: places.length > 0 ? interners.places.id(places) : NONE,
+  };
+}
