@@ -31,7 +31,9 @@ export interface DimensionsProvider {
 export type LocateFile = (
   node: TreeNode,
   item: MediaItem,
-) => Promise<{ readonly absPath: string; readonly rotation?: number; readonly mtimeMs: number; readonly size: number } | undefined>;
+) => Promise<
+  { readonly absPath: string; readonly rotation?: number; readonly mtimeMs: number; readonly size: number; readonly realAlbum?: TreeNode } | undefined
+>;
 
 export interface DimensionsCacheOptions {
   /** The symlink rule and the file's stat: files are read only where it says, never at a joined path. */
@@ -265,13 +267,14 @@ export class DimensionsCache {
   }
 
   /** Where the file of an item is and its version (identity and the owner's turn); undefined (and known unreadable) when it is not a file there. */
-  async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: FileVersion } | undefined> {
+  async #locate(node: TreeNode, item: MediaItem): Promise<{ absPath: string; stat: FileVersion; elsewhere: boolean } | undefined> {
     const where = await this.#opts.locate(node, item).catch(() => undefined);
     if (!where) {
       this.#known.set(item, null);
       return undefined;
     }
-    return { absPath: where.absPath, stat: { mtimeMs: where.mtimeMs, size: where.size, rotation: where.rotation ?? 0 } };
+    const elsewhere = where.realAlbum !== undefined && where.realAlbum !== node;
+    return { absPath: where.absPath, stat: { mtimeMs: where.mtimeMs, size: where.size, rotation: where.rotation ?? 0 }, elsewhere };
   }
 
   /**
@@ -302,11 +305,19 @@ export class DimensionsCache {
     if (this.#closed) return false;
     const found = await this.#locate(node, item);
     if (!found || this.#fromRecord(item, record, found.stat)) return false;
-    return this.#fill(node, item, record, found.absPath, found.stat, priority);
+    return this.#fill(node, item, record, found.absPath, found.stat, priority, found.elsewhere);
   }
 
   /** Reads one item's header (once per file version, however many ask); true when the record changed. */
-  async #fill(node: TreeNode, item: MediaItem, record: AlbumRecord, src: string, stat: FileVersion, priority: 'grid' | 'background'): Promise<boolean> {
+  async #fill(
+    node: TreeNode,
+    item: MediaItem,
+    record: AlbumRecord,
+    src: string,
+    stat: FileVersion,
+    priority: 'grid' | 'background',
+    elsewhere = false,
+  ): Promise<boolean> {
     const key = `${src}\0${stat.mtimeMs}\0${stat.size}\0${stat.rotation}`;
     let reading = this.#inFlight.get(key);
     const firstReader = reading === undefined;
@@ -327,8 +338,12 @@ export class DimensionsCache {
     if (firstReader && read.playback && read.playback.plan !== 'direct') {
       this.#opts.onVideoNeedsCopy({ relPath: `${node.path}/${item.name}`, absPath: src });
     }
-    record.entries.set(item.name, read);
-    this.#known.set(item, toDimensions(read));
+    // A file shown here through a symlink into another album keeps no place in this album's
+    // record: whether its place may be shown is its own album's choice (hideLocation), which
+    // the map and search, reading this record, would not see.
+    const kept = elsewhere ? withoutPlace(read) : read;
+    record.entries.set(item.name, kept);
+    this.#known.set(item, toDimensions(kept));
     return true;
   }
 
@@ -371,3 +386,9 @@ const CHECK_BATCH = 64;
 const READ_BATCH = 8;
 /** How often reads of an album still going on are saved to its cache file. */
 const SAVE_EVERY_MS = 5000;
+
+/** A file's facts without where it was taken. */
+function withoutPlace(stored: Stored): Stored {
+  const { position: _position, places: _places, ...rest } = stored;
+  return rest;
+}
