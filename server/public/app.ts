@@ -40,6 +40,8 @@ import { createVisitorLanguage, languageMiddleware, languageLocals, type Visitor
 import { translatorFor } from '../http/i18n.js';
 import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { createLanguageChoiceRouter } from './routes/language-choice.js';
+import type { Library } from '../media/library/library.js';
+import { createSearchRouter } from './routes/search.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -77,6 +79,8 @@ export interface AppDeps {
   readonly linkUsage: LinkUsageStore;
   /** Which language each visitor reads (made here from the index and site.json when not given). */
   readonly language?: VisitorLanguage;
+  /** The index across albums (server/media/library/): /search and /api/search; not served without it. */
+  readonly library?: Pick<Library, 'search'>;
   readonly log: Logger;
 }
 
@@ -212,6 +216,9 @@ export function createApp(deps: AppDeps): PublicApp {
   );
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats, language }));
+  if (deps.library) {
+    app.use(createSearchRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, coverFocus: deps.coverFocus, language }));
+  }
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));
