@@ -68,6 +68,12 @@ export interface Stored {
    */
   readonly places?: readonly string[];
   /**
+   * The file is another album's, shown in this one through a symlink: its facts are kept here
+   * for this album's pages, without its place, and views across albums leave it out (they list
+   * it under its own album, as its own album's access says).
+   */
+  readonly elsewhere?: true;
+  /**
    * True when the file was read before the camera, the position and the places were (a record
    * of version 6 or older, or one whose such field was damaged): its header is read again for
    * them, its size, placeholder, preparation and CRC kept (server/media/dimensions.ts).
@@ -184,7 +190,8 @@ function isStored(v: unknown): v is Stored {
     (s.playback === undefined || isPlayback(s.playback)) &&
     (s.taken === undefined || isTakenDate(s.taken)) &&
     (s.prepared === undefined || typeof s.prepared === 'string') &&
-    (s.crc32 === undefined || isStoredCrc(s.crc32))
+    (s.crc32 === undefined || isStoredCrc(s.crc32)) &&
+    (s.elsewhere === undefined || s.elsewhere === true)
   );
 }
 

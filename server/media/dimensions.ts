@@ -339,9 +339,9 @@ export class DimensionsCache {
       this.#opts.onVideoNeedsCopy({ relPath: `${node.path}/${item.name}`, absPath: src });
     }
     // A file shown here through a symlink into another album keeps no place in this album's
-    // record: whether its place may be shown is its own album's choice (hideLocation), which
-    // the map and search, reading this record, would not see.
-    const kept = elsewhere ? withoutPlace(read) : read;
+    // record (whether its place may be shown is its own album's hideLocation), and is marked so
+    // that views across albums leave it out (its own album's access decides who sees it).
+    const kept: Stored = elsewhere ? { ...withoutPlace(read), elsewhere: true } : read;
     record.entries.set(item.name, kept);
     this.#known.set(item, toDimensions(kept));
     return true;

@@ -26,6 +26,8 @@ describe('the map over the real gallery (facts → library → /api/map)', () =>
     fs.writeFileSync(fx.path('trips/locked/secret.jpg'), located);
     // The owner's best-of album shows the garden photo through a link to its home album.
     fs.symlinkSync('../home/garden.jpg', fx.path('trips/best-of/garden.jpg'));
+    // ...and the locked album's photo, which only those who unlocked it may see.
+    fs.symlinkSync('../locked/secret.jpg', fx.path('trips/best-of/secret.jpg'));
     await fx.start();
     for (const album of ['trips/paris', 'trips/home', 'trips/best-of', 'trips/locked']) {
       await fx.knownFacts(album);
@@ -50,5 +52,12 @@ describe('the map over the real gallery (facts → library → /api/map)', () =>
     const best = fx.gallery.index.album('trips/best-of')!;
     expect([...fx.gallery.library.positioned([best])]).to.have.length(0);
     expect(fx.gallery.library.search([best], 'paris', 1).total).to.equal(0);
+  });
+
+  it('should list a file shown through a symlink only under its own album, by its own access (search, timeline)', async () => {
+    const best = fx.gallery.index.album('trips/best-of')!;
+    expect(fx.gallery.library.newest([best], { limit: 10 }).files).to.have.length(0);
+    const found = (await request(fx.gallery.handler).get('/api/search?q=secret').expect(200)).body as { total: number };
+    expect(found.total).to.equal(0);
   });
 });

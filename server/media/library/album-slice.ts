@@ -132,7 +132,9 @@ export class AlbumSlice {
     const rows: Row[] = [];
     for (const [name, stored] of entries) {
       const itemAt = at.get(name);
-      if (itemAt !== undefined) rows.push(rowOf(itemAt, stored, interners));
+      // A file shown through a symlink into another album is listed under its own album, by
+      // its own album's access: never here, where the link's album might open what its own does not.
+      if (itemAt !== undefined && !stored.elsewhere) rows.push(rowOf(itemAt, stored, interners));
     }
     return new AlbumSlice(path, media, rows);
   }
