@@ -47,12 +47,14 @@ export function initSelect(grid, options) {
   /** The tile a shift-click extends from. */
   let anchor = '';
 
-  const startButton = document.createElement('button');
+  // The page may hold the button already, its place kept so nothing moves (views/album.ejs).
+  const startButton = /** @type {HTMLButtonElement} */ (toolbar.querySelector('button[data-select-start]') ?? document.createElement('button'));
   startButton.type = 'button';
   startButton.className = 'button button--ghost button--select';
   startButton.setAttribute('aria-pressed', 'false');
   startButton.textContent = t('select.start');
-  toolbar.append(startButton);
+  startButton.disabled = false;
+  if (!startButton.isConnected) toolbar.append(startButton);
 
   const bar = buildBar();
   document.body.append(bar.root);
