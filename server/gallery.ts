@@ -183,6 +183,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     siteIcons: createSiteIcons({ cacheDir: config.cacheDir, pool }),
     linkUsage,
     language,
+    library,
     log,
   });
   const handler = createFrontDoor({ app, answerError, requestLog: opts.requestLog, earlyAnswers: [createPublicThumbnailRoute(thumbnailAnswer)] });

@@ -46,6 +46,8 @@ import { createLanguageChoiceRouter } from './routes/language-choice.js';
 import { SITE_FEED_PATH } from './pages/feed-paths.js';
 import { createMapRouter, MAP_VENDOR_DIRS } from './routes/map-routes.js';
 import type { PositionedFiles } from './routes/map-points.js';
+import type { Library } from '../media/library/library.js';
+import { createSearchRouter } from './routes/search.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -87,6 +89,8 @@ export interface AppDeps {
   readonly places?: PositionedFiles;
   /** Which language each visitor reads (made here from the index and site.json when not given). */
   readonly language?: VisitorLanguage;
+  /** The index across albums (server/media/library/): /search and /api/search; not served without it. */
+  readonly library?: Pick<Library, 'search'>;
   readonly log: Logger;
 }
 
@@ -237,6 +241,9 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(createPasswordRouter({ index, limiter: deps.limiter, production: config.production }));
   app.use(createUnlockedAlbumsRouter({ index, stats, language }));
   app.use(createMapRouter({ index, places: deps.places ?? { positioned: () => [] }, settings: () => home.site }));
+  if (deps.library) {
+    app.use(createSearchRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, coverFocus: deps.coverFocus, language }));
+  }
 
   app.use('/api', apiNotFound);
   app.use((_req, _res, next) => next(notFound('Page not found')));

@@ -58,5 +58,7 @@ describe('the map over the real gallery (facts → library → /api/map)', () =>
     const best = fx.gallery.index.album('trips/best-of')!;
     expect(fx.gallery.library.newest([best], { limit: 10 }).files).to.have.length(0);
     expect(fx.gallery.library.search([best], 'secret', 1).total).to.equal(0);
+    const found = (await request(fx.gallery.handler).get('/api/search?q=secret').expect(200)).body as { total: number };
+    expect(found.total).to.equal(0);
   });
 });

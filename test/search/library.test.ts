@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Album, TreeNode } from '../../server/core/albums/album-tree.js';
+import type { Album } from '../../server/core/albums/album-tree.js';
 import type { Stored } from '../../server/media/dimensions-file.js';
 import { createLibrary, type LibraryFile, type LibraryIndex } from '../../server/media/library/library.js';
 import { quietLogger } from '../support/capture-logger.js';
@@ -8,7 +8,7 @@ import { fact, node, TreeIndex } from './library-fixture.js';
 const names = (files: readonly LibraryFile[]) => files.map((f) => `${f.album.path}/${f.item.name}`);
 
 /**
- * 2023/christmas (captions, cameras), 2023/lisbon (places), 2024/secret-trip (hides
+ * 2023/christmas (captions, cameras), 2023/summer (places), 2024/secret-trip (hides
  * locations, same place), 2024/locked (a password; left out of the albums asked about by the
  * tests that play a visitor who may not open it).
  */
@@ -22,7 +22,7 @@ function tree() {
     { title: 'Christmas at Grandma’s', description: 'Snow and presents', captions: { 'IMG_0002.JPG': 'Opening the big présent' } },
     ['IMG_0001.JPG', 'IMG_0002.JPG', 'clip.mp4'],
   );
-  const lisbon = node('lisbon', y2023, { title: 'Summer trip' }, ['tram.jpg', 'beach.jpg']);
+  const lisbon = node('summer', y2023, { title: 'Summer trip' }, ['tram.jpg', 'beach.jpg']);
   const secret = node('secret-trip', y2024, { title: 'Quiet weekend', hideLocation: true }, ['alfama.jpg']);
   const locked = node('locked', y2024, { title: 'Surprise party', password: 'pw' }, ['cake.jpg']);
   const records = new Map<string, Map<string, Stored>>([
@@ -35,7 +35,7 @@ function tree() {
       ]),
     ],
     [
-      '2023/lisbon',
+      '2023/summer',
       new Map([
         ['tram.jpg', fact('2023-07-14T11:00:00', { places: ['Lisbon', 'Lisbon District', 'Portugal'], position: { lat: 38.7139, lon: -9.1394 } })],
         ['beach.jpg', fact('2023-07-15T16:00:00', { places: ['Cascais', 'Portugal'], position: { lat: 38.69, lon: -9.42 } })],
@@ -64,8 +64,8 @@ describe('library: the index across albums', () => {
         '2023/christmas/IMG_0002.JPG',
         '2023/christmas/clip.mp4',
         '2023/christmas/IMG_0001.JPG',
-        '2023/lisbon/beach.jpg',
-        '2023/lisbon/tram.jpg',
+        '2023/summer/beach.jpg',
+        '2023/summer/tram.jpg',
       ]);
       expect(next).to.equal(undefined);
     });
@@ -108,22 +108,22 @@ describe('library: the index across albums', () => {
     const t = tree();
     const { library } = await libraryOf(t);
     const all = [t.christmas, t.lisbon, t.secret, t.locked];
-    expect(names(library.onThisDay(all, 7, 14, 2025, 10))).to.deep.equal(['2024/secret-trip/alfama.jpg', '2023/lisbon/tram.jpg', '2024/locked/cake.jpg']);
-    expect(names(library.onThisDay(all, 7, 14, 2024, 10))).to.deep.equal(['2023/lisbon/tram.jpg', '2024/locked/cake.jpg']);
+    expect(names(library.onThisDay(all, 7, 14, 2025, 10))).to.deep.equal(['2024/secret-trip/alfama.jpg', '2023/summer/tram.jpg', '2024/locked/cake.jpg']);
+    expect(names(library.onThisDay(all, 7, 14, 2024, 10))).to.deep.equal(['2023/summer/tram.jpg', '2024/locked/cake.jpg']);
   });
 
   it('should give positions of albums that do not hide locations only', async () => {
     const t = tree();
     const { library } = await libraryOf(t);
-    expect(names([...library.positioned([t.christmas, t.lisbon, t.secret])]).sort()).to.deep.equal(['2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']);
+    expect(names([...library.positioned([t.christmas, t.lisbon, t.secret])]).sort()).to.deep.equal(['2023/summer/beach.jpg', '2023/summer/tram.jpg']);
   });
 
   describe('kept current', () => {
     it('should take an album’s facts as saved', async () => {
       const t = tree();
       const { library } = await libraryOf(t);
-      library.update('2023/lisbon', new Map([['tram.jpg', fact('2022-01-01T00:00:00', { camera: 'Fujifilm X100V' })]]));
-      expect(names(library.search([t.lisbon], 'fujifilm', 1).results)).to.deep.equal(['2023/lisbon/tram.jpg']);
+      library.update('2023/summer', new Map([['tram.jpg', fact('2022-01-01T00:00:00', { camera: 'Fujifilm X100V' })]]));
+      expect(names(library.search([t.lisbon], 'fujifilm', 1).results)).to.deep.equal(['2023/summer/tram.jpg']);
       expect(library.months([t.lisbon])).to.deep.equal([{ month: '2022-01', count: 1 }]);
     });
 
@@ -133,11 +133,11 @@ describe('library: the index across albums', () => {
       // The rescan: new nodes; tram.jpg is gone, the locked album is gone, a new album came.
       const root = node('', undefined);
       const y2023 = node('2023', root);
-      const lisbon = node('lisbon', y2023, { title: 'Summer trip' }, ['beach.jpg']) as Album;
+      const lisbon = node('summer', y2023, { title: 'Summer trip' }, ['beach.jpg']) as Album;
       const fresh = node('fresh', y2023, { title: 'Fresh' }, ['new.jpg']) as Album;
       t.records.set('2023/fresh', new Map([['new.jpg', fact('2023-01-01T00:00:00')]]));
       index.replace(root);
-      expect(names(library.newest([lisbon], { limit: 10 }).files)).to.deep.equal(['2023/lisbon/beach.jpg']);
+      expect(names(library.newest([lisbon], { limit: 10 }).files)).to.deep.equal(['2023/summer/beach.jpg']);
       await library.ready();
       await new Promise((resolve) => setImmediate(resolve));
       expect(names(library.newest([fresh], { limit: 10 }).files)).to.deep.equal(['2023/fresh/new.jpg']);
@@ -149,19 +149,19 @@ describe('library: the index across albums', () => {
   describe('search', () => {
     const cases: [string, string, string[]][] = [
       ['a file name', 'img_0001', ['2023/christmas/IMG_0001.JPG']],
-      ['the start of a word of a file name', 'tra', ['2023/lisbon/tram.jpg']],
+      ['the start of a word of a file name', 'tra', ['2023/summer/tram.jpg']],
       ['a caption, accents and case ignored', 'PRESENT opening', ['2023/christmas/IMG_0002.JPG']],
       ['a camera make', 'canon', ['2023/christmas/IMG_0001.JPG']],
       ['a camera model', 'iphone 15', ['2023/christmas/IMG_0002.JPG']],
       // The place of tram.jpg and the folder of both; never alfama.jpg, whose album hides locations.
-      ['a place, not in an album hiding locations', 'lisbon', ['2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']],
-      ['a place alone', 'cascais', ['2023/lisbon/beach.jpg']],
-      ['a country', 'portugal', ['2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']],
+      ['a place, not in an album hiding locations', 'lisbon', ['2023/summer/tram.jpg']],
+      ['a place alone', 'cascais', ['2023/summer/beach.jpg']],
+      ['a country', 'portugal', ['2023/summer/beach.jpg', '2023/summer/tram.jpg']],
       ['an album title: all its files', 'grandma', ['2023/christmas/IMG_0002.JPG', '2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
       ['an album description and a file name, in any order', 'img_0002 snow', ['2023/christmas/IMG_0002.JPG']],
       ['a folder name', 'secret', ['2024/secret-trip/alfama.jpg']],
       ['a year', '2024', ['2024/secret-trip/alfama.jpg']],
-      ['a year and a word', 'portugal 2023', ['2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']],
+      ['a year and a word', 'portugal 2023', ['2023/summer/beach.jpg', '2023/summer/tram.jpg']],
       ['a month and a year', 'December 2023', ['2023/christmas/IMG_0002.JPG', '2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
       ['a short month', 'dec 2023', ['2023/christmas/IMG_0002.JPG', '2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
       ['a month in German', 'Dezember 2023', ['2023/christmas/IMG_0002.JPG', '2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
@@ -170,12 +170,12 @@ describe('library: the index across albums', () => {
       ['a day in Spanish', '24 de diciembre de 2023', ['2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
       ['a day in French', '25 décembre 2023', ['2023/christmas/IMG_0002.JPG']],
       ['a day in Polish', '25 grudnia 2023', ['2023/christmas/IMG_0002.JPG']],
-      ['a day in Turkish', '14 Temmuz 2023', ['2023/lisbon/tram.jpg']],
+      ['a day in Turkish', '14 Temmuz 2023', ['2023/summer/tram.jpg']],
       ['a day with dots', '24.12.2023', ['2023/christmas/clip.mp4', '2023/christmas/IMG_0001.JPG']],
-      ['a day with slashes', '15/07/2023', ['2023/lisbon/beach.jpg']],
-      ['a month, ISO', '2023-07', ['2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']],
+      ['a day with slashes', '15/07/2023', ['2023/summer/beach.jpg']],
+      ['a month, ISO', '2023-07', ['2023/summer/beach.jpg', '2023/summer/tram.jpg']],
       ['a day, ISO', '2023-12-25', ['2023/christmas/IMG_0002.JPG']],
-      ['a month of any year', 'july', ['2024/secret-trip/alfama.jpg', '2023/lisbon/beach.jpg', '2023/lisbon/tram.jpg']],
+      ['a month of any year', 'july', ['2024/secret-trip/alfama.jpg', '2023/summer/beach.jpg', '2023/summer/tram.jpg']],
       ['no real day', '31.02.2023', []],
       ['words that match apart but not together', 'canon lisbon', []],
     ];
