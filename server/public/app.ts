@@ -43,6 +43,7 @@ import { createLanguageChoiceRouter } from './routes/language-choice.js';
 import type { Library } from '../media/library/library.js';
 import { createSearchRouter } from './routes/search.js';
 import { createCardDates } from './pages/card-dates.js';
+import { createTimelineRouter } from './routes/timeline.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -221,6 +222,7 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(createUnlockedAlbumsRouter({ index, stats, language }));
   if (deps.library) {
     app.use(createSearchRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, coverFocus: deps.coverFocus, language }));
+    app.use(createTimelineRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, language }));
   }
 
   app.use('/api', apiNotFound);
