@@ -15,7 +15,7 @@ import type { Album } from '../../core/albums/album-tree.js';
 import { albumsVisibleTo } from '../../core/access/visible-albums.js';
 import { badRequest } from '../../core/errors.js';
 import type { Translator } from '../../http/i18n.js';
-import type { Library } from '../../media/library/library.js';
+import type { Library, LibraryFile } from '../../media/library/library.js';
 import { visitorOf } from '../access/visitor.js';
 import { type SearchDeps, type SearchResultView, tilesOf } from './search-results.js';
 
@@ -84,10 +84,13 @@ function placeOfMonth(months: readonly TimelineMonth[], month: string): number {
   return before;
 }
 
-/** The visitor's timeline from `start`: a page of tiles and the months' counts. */
-export async function timelinePage(req: Request, deps: TimelineDeps, start: TimelineStart, translator: Translator): Promise<TimelinePage> {
-  const visible = albumsVisibleTo(deps.index.root, visitorOf(req));
-  const months = deps.library.months(visible);
+/** Which files a page of the timeline holds, for albums already chosen by the rule: the library's part of a page (the bench measures it alone). */
+export function timelineFiles(
+  library: Pick<Library, 'newest' | 'months'>,
+  visible: readonly Album[],
+  start: TimelineStart,
+): { total: number; months: TimelineMonth[]; at: number; files: LibraryFile[]; next?: string | undefined } {
+  const months = library.months(visible);
   const total = months.reduce((sum, m) => sum + m.count, 0);
   let cursor: string | undefined;
   let at = 0;
@@ -98,22 +101,32 @@ export async function timelinePage(req: Request, deps: TimelineDeps, start: Time
     cursor = start.cursor;
     at = Math.min(start.at, total);
   }
-  const { files, next } = deps.library.newest(visible, { cursor, limit: TIMELINE_PAGE_SIZE });
+  const { files, next } = library.newest(visible, { cursor, limit: TIMELINE_PAGE_SIZE });
+  return { total, months, at, files, next };
+}
+
+/** The visitor's timeline from `start`: a page of tiles and the months' counts. */
+export async function timelinePage(req: Request, deps: TimelineDeps, start: TimelineStart, translator: Translator): Promise<TimelinePage> {
+  const visible = albumsVisibleTo(deps.index.root, visitorOf(req));
+  const { total, months, at, files, next } = timelineFiles(deps.library, visible, start);
   const tiles = await tilesOf(req, { ...deps, library: deps.library }, files, at, total, translator);
   return { total, months, at, tiles, next };
 }
 
 /**
- * A page of the viewer's list (views/assets/album-items.js asks by page number, or for the page
- * holding a file): from the month the page starts in, so a far page costs at most one month's
- * files skipped, never the whole timeline's.
+ * Which files page `page` of the viewer's list holds (views/assets/album-items.js asks by page
+ * number): from the month the page starts in, so a far page costs at most one month's files
+ * skipped, never the whole timeline's.
  */
-export async function viewerPage(req: Request, deps: TimelineDeps, page: number, translator: Translator): Promise<{ page: number; items: SearchResultView[] }> {
-  const visible = albumsVisibleTo(deps.index.root, visitorOf(req));
-  const months = deps.library.months(visible);
+export function viewerFiles(
+  library: Pick<Library, 'newest' | 'months'>,
+  visible: readonly Album[],
+  page: number,
+): { offset: number; total: number; files: LibraryFile[] } {
+  const months = library.months(visible);
   const total = months.reduce((sum, m) => sum + m.count, 0);
   const offset = (page - 1) * TIMELINE_PAGE_SIZE;
-  if (offset >= total) return { page, items: [] };
+  if (offset >= total) return { offset, total, files: [] };
   let before = 0;
   let month = months[0]!;
   for (const m of months) {
@@ -122,8 +135,20 @@ export async function viewerPage(req: Request, deps: TimelineDeps, page: number,
     before += m.count;
   }
   const skip = offset - before;
-  const { files } = deps.library.newest(visible, { cursor: cursorAtEndOf(month.month), limit: skip + TIMELINE_PAGE_SIZE });
-  const items = await tilesOf(req, { ...deps, library: deps.library }, files.slice(skip), offset, total, translator);
+  const { files } = library.newest(visible, { cursor: cursorAtEndOf(month.month), limit: skip + TIMELINE_PAGE_SIZE });
+  return { offset, total, files: files.slice(skip) };
+}
+
+/** A page of the viewer's list, as tiles. */
+export async function viewerPage(
+  req: Request,
+  deps: TimelineDeps,
+  page: number,
+  translator: Translator,
+): Promise<{ page: number; items: SearchResultView[] }> {
+  const visible = albumsVisibleTo(deps.index.root, visitorOf(req));
+  const { offset, total, files } = viewerFiles(deps.library, visible, page);
+  const items = await tilesOf(req, { ...deps, library: deps.library }, files, offset, total, translator);
   return { page, items };
 }
 
