@@ -75,7 +75,17 @@ export async function timelineLoad(ctx: BenchContext): Promise<BenchRow[]> {
     const note = `1 connection, worst of ${kinds.length} kinds of page, median of ${ctx.rounds} rounds; ${notes.join('; ')}${errors ? `; ${errors} errors` : ''}`;
     const rows: BenchRow[] = [
       limitRow(`timeline page on ${what}, p50`, worst.p50, 'ms', { max: 20 }, worst.baseP50, note),
-      limitRow(`timeline page on ${what}, p99`, worst.p99, 'ms', { max: 100 }, worst.baseP99, 'baseline: bare server sending an answer of the same size'),
+      // The issue sets a p50 only for the timeline: its p99 is given for context.
+      {
+        name: `timeline page on ${what}, p99`,
+        value: worst.p99,
+        unit: 'ms',
+        baseline: worst.baseP99,
+        ratio: worst.baseP99 ? worst.p99 / worst.baseP99 : null,
+        target: '-',
+        pass: null,
+        note: 'of the page with the worst p50; baseline: bare server sending an answer of the same size',
+      },
       {
         name: `timeline first page on ${what}, ${CONNECTIONS} connections, p50`,
         value: crowd.p50,
