@@ -48,6 +48,8 @@ import { createMapRouter, MAP_VENDOR_DIRS } from './routes/map-routes.js';
 import type { PositionedFiles } from './routes/map-points.js';
 import type { Library } from '../media/library/library.js';
 import { createSearchRouter } from './routes/search.js';
+import { createCardDates } from './pages/card-dates.js';
+import { createTimelineRouter } from './routes/timeline.js';
 
 const PHOTOSWIPE_DIR = path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist');
 /** The ThumbHash decoder the album page paints its placeholders with (views/assets/tile-placeholders.js). */
@@ -89,8 +91,8 @@ export interface AppDeps {
   readonly places?: PositionedFiles;
   /** Which language each visitor reads (made here from the index and site.json when not given). */
   readonly language?: VisitorLanguage;
-  /** The index across albums (server/media/library/): /search and /api/search; not served without it. */
-  readonly library?: Pick<Library, 'search'>;
+  /** The index across albums (server/media/library/): /search and /api/search, /timeline, on this day, the cards' dates; not served without it. */
+  readonly library?: Library;
   readonly log: Logger;
 }
 
@@ -195,7 +197,8 @@ export function createApp(deps: AppDeps): PublicApp {
   const stats = deps.stats ?? new MediaStats(deps.locateMedia);
   // One page cache for every kept page: landing, home, /photos, folders and albums.
   const pageCache = new PageCache();
-  const pages = new StaticPages(pageCache, app, index, home, stats, config.contentDir, site, deps.coverFocus);
+  const cardDates = deps.library ? createCardDates(deps.library) : undefined;
+  const pages = new StaticPages(pageCache, app, index, home, stats, config.contentDir, site, deps.coverFocus, cardDates);
   const servePage = (name: StaticPageName): RequestHandler =>
     async function staticPage(req, res) {
       await sendCachedPage(req, res, await pages.get(name, language(req)), 'no-cache');
@@ -216,6 +219,7 @@ export function createApp(deps: AppDeps): PublicApp {
     site,
     linkVisits,
     language,
+    cardDates,
   });
   // `/photos?all`: every album at the top of the tree, a page at a time, which /photos links
   // to when it shows only the newest (server/public/pages/folder-listing.ts).
@@ -243,6 +247,7 @@ export function createApp(deps: AppDeps): PublicApp {
   app.use(createMapRouter({ index, places: deps.places ?? { positioned: () => [] }, settings: () => home.site }));
   if (deps.library) {
     app.use(createSearchRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, coverFocus: deps.coverFocus, language }));
+    app.use(createTimelineRouter({ index, library: deps.library, stats, readableMedia: deps.readableMedia, language }));
   }
 
   app.use('/api', apiNotFound);

@@ -49,7 +49,9 @@ export function initInfiniteScroll(list, { onAdded, t }) {
   where?.setAttribute('role', 'status');
   if (where instanceof HTMLElement) where.dataset.loadingText = t('tiles.loading');
   const showCount = () => {
-    if (where) where.textContent = t('tiles.showing', { first: firstIndex() + 1, last: firstIndex() + list.children.length, total });
+    // Tiles only: the timeline puts a month's header between them (views/timeline.ejs).
+    if (where)
+      where.textContent = t('tiles.showing', { first: firstIndex() + 1, last: firstIndex() + list.querySelectorAll(':scope > .media__item').length, total });
   };
   showCount();
 

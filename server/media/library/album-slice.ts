@@ -63,7 +63,8 @@ export class AlbumSlice {
   readonly width: Uint32Array;
   readonly height: Uint32Array;
   readonly duration: Float32Array;
-  readonly camera: Int32Array;
+  /** An id of the library's cameras (Interner); -1: none. */
+  readonly camera: Int16Array;
   readonly lat: Float32Array;
   readonly lon: Float32Array;
   readonly places: Int32Array;
@@ -96,7 +97,7 @@ export class AlbumSlice {
     this.width = Uint32Array.from(rows, (r) => r.width);
     this.height = Uint32Array.from(rows, (r) => r.height);
     this.duration = Float32Array.from(rows, (r) => r.duration);
-    this.camera = Int32Array.from(rows, (r) => r.camera);
+    this.camera = Int16Array.from(rows, (r) => r.camera);
     this.lat = Float32Array.from(rows, (r) => r.lat);
     this.lon = Float32Array.from(rows, (r) => r.lon);
     this.places = Int32Array.from(rows, (r) => r.places);
@@ -230,9 +231,15 @@ function rowOf(itemAt: number, s: Stored, interners: Interners): Row {
     height: s.height,
     duration: s.duration ?? 0,
     thumbHash: s.thumbHash ? Buffer.from(s.thumbHash, 'base64') : undefined,
-    camera: typeof s.camera === 'string' && s.camera.trim() ? interners.cameras.id(s.camera.trim()) : NONE,
+    camera: typeof s.camera === 'string' && s.camera.trim() ? cameraId(interners, s.camera.trim()) : NONE,
     lat: located ? position.lat : Number.NaN,
     lon: located ? position.lon : Number.NaN,
     places: places.length > 0 ? interners.places.id(places) : NONE,
   };
+}
+
+/** Cameras are kept as 16-bit ids: a library of more than 32,767 camera names finds the rest by no camera. */
+function cameraId(interners: Interners, camera: string): number {
+  const id = interners.cameras.id(camera);
+  return id <= 0x7fff ? id : NONE;
 }

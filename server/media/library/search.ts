@@ -104,7 +104,7 @@ export function findMatches(
     if (open.length === 0 && hasText) albums.push(album);
     if (slice.count === 0) continue;
     if (open.length === 0) {
-      matches.push({ album, slice, files: Int32Array.from({ length: slice.count }, (_, i) => i) });
+      matches.push({ album, slice, files: everyFile(slice.count) });
       continue;
     }
     const captions = slice.captions(album.meta.captions);
@@ -114,8 +114,8 @@ export function findMatches(
           (a.text !== undefined &&
             (slice.names.has(a.text) ||
               captions.has(a.text) ||
-              (a.anyCamera && [...slice.cameraIds].some((id) => a.cameras[id] === 1)) ||
-              (showsPlaces && a.anyPlace && [...slice.placeIds].some((id) => a.places[id] === 1)))) ||
+              (a.anyCamera && someOf(slice.cameraIds, a.cameras)) ||
+              (showsPlaces && a.anyPlace && someOf(slice.placeIds, a.places)))) ||
           (a.date !== undefined && (!a.range || slice.firstAtOrBefore(a.range.to - 1) < slice.firstAtOrBefore(a.range.from - 1))),
       ),
     );
@@ -148,8 +148,19 @@ function markAlternative(
   if (a.text !== undefined) {
     slice.names.forEach(a.text, mark);
     captions.forEach(a.text, mark);
-    if (a.anyCamera) for (let i = 0; i < slice.count; i++) if (a.cameras[slice.camera[i] as number] === 1) mark(i);
-    if (showsPlaces && a.anyPlace) for (let i = 0; i < slice.count; i++) if (a.places[slice.places[i] as number] === 1) mark(i);
+    // A file without a camera or places is -1: looked at first, as a typed array read out of its bounds is slow.
+    if (a.anyCamera) {
+      for (let i = 0; i < slice.count; i++) {
+        const id = slice.camera[i] as number;
+        if (id >= 0 && a.cameras[id] === 1) mark(i);
+      }
+    }
+    if (showsPlaces && a.anyPlace) {
+      for (let i = 0; i < slice.count; i++) {
+        const id = slice.places[i] as number;
+        if (id >= 0 && a.places[id] === 1) mark(i);
+      }
+    }
   }
   if (a.date === undefined) return;
   if (a.range) {
@@ -158,4 +169,17 @@ function markAlternative(
   } else {
     for (let i = 0; i < slice.count; i++) if (onMonthDay(slice.sortTime[i] as number, a.date)) mark(i);
   }
+}
+
+/** Whether one of `ids` is marked in `mask`. */
+function someOf(ids: ReadonlySet<number>, mask: Uint8Array): boolean {
+  for (const id of ids) if (mask[id] === 1) return true;
+  return false;
+}
+
+/** 0, 1, … count - 1. */
+function everyFile(count: number): Int32Array {
+  const files = new Int32Array(count);
+  for (let i = 0; i < count; i++) files[i] = i;
+  return files;
 }

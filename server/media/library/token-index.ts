@@ -6,12 +6,15 @@
  */
 export class TokenIndex {
   private constructor(
-    private readonly words: readonly string[],
+    /** The sorted words, one string ("\n" after each): an album's 20,000 words are one object, not 20,000. */
+    private readonly text: string,
+    /** Where word w starts in `text`; `wordStarts[count]` is its length. */
+    private readonly wordStarts: Int32Array,
     private readonly starts: Int32Array,
     private readonly entries: Int32Array,
   ) {}
 
-  static readonly EMPTY = new TokenIndex([], new Int32Array(1), new Int32Array(0));
+  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0));
 
   /** An index of `count` entries, the words of each given by `wordsOf` (repeats allowed). */
   static build(count: number, wordsOf: (entry: number) => readonly string[]): TokenIndex {
@@ -25,43 +28,68 @@ export class TokenIndex {
     }
     if (byWord.size === 0) return TokenIndex.EMPTY;
     const words = [...byWord.keys()].sort();
+    const wordStarts = new Int32Array(words.length + 1);
     const starts = new Int32Array(words.length + 1);
+    let chars = 0;
     let total = 0;
-    words.forEach((word, at) => {
+    for (const [at, word] of words.entries()) {
+      wordStarts[at] = chars;
+      chars += word.length + 1;
       starts[at] = total;
       total += (byWord.get(word) as number[]).length;
-    });
+    }
+    wordStarts[words.length] = chars;
     starts[words.length] = total;
     const entries = new Int32Array(total);
-    words.forEach((word, at) => {
-      entries.set(byWord.get(word) as number[], starts[at] as number);
-    });
-    return new TokenIndex(words, starts, entries);
+    for (const [at, word] of words.entries()) entries.set(byWord.get(word) as number[], starts[at] as number);
+    return new TokenIndex(`${words.join('\n')}\n`, wordStarts, starts, entries);
+  }
+
+  get #count(): number {
+    return this.wordStarts.length - 1;
+  }
+
+  #startsWith(at: number, prefix: string): boolean {
+    return this.text.startsWith(prefix, this.wordStarts[at] as number) && prefix.length < (this.wordStarts[at + 1] as number) - (this.wordStarts[at] as number);
   }
 
   /** Whether some word starts with `prefix`. */
   has(prefix: string): boolean {
     const at = this.#first(prefix);
-    return at < this.words.length && (this.words[at] as string).startsWith(prefix);
+    return at < this.#count && this.#startsWith(at, prefix);
   }
 
   /** Calls `visit` with each entry holding a word that starts with `prefix` (an entry may come more than once). */
   forEach(prefix: string, visit: (entry: number) => void): void {
-    for (let at = this.#first(prefix); at < this.words.length && (this.words[at] as string).startsWith(prefix); at++) {
+    for (let at = this.#first(prefix); at < this.#count && this.#startsWith(at, prefix); at++) {
       const end = this.starts[at + 1] as number;
       for (let i = this.starts[at] as number; i < end; i++) visit(this.entries[i] as number);
     }
   }
 
+  /** The first word not before `prefix`, compared in place (no string is made). */
   #first(prefix: string): number {
     let lo = 0;
-    let hi = this.words.length;
+    let hi = this.#count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.words[mid] as string) < prefix) lo = mid + 1;
+      if (this.#before(mid, prefix)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  /** Whether word `at` sorts before `prefix` (as strings compare: by UTF-16 code units). */
+  #before(at: number, prefix: string): boolean {
+    const from = this.wordStarts[at] as number;
+    const length = (this.wordStarts[at + 1] as number) - from - 1;
+    const n = Math.min(length, prefix.length);
+    for (let i = 0; i < n; i++) {
+      const a = this.text.charCodeAt(from + i);
+      const b = prefix.charCodeAt(i);
+      if (a !== b) return a < b;
+    }
+    return length < prefix.length;
   }
 }
 

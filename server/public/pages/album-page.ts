@@ -14,6 +14,7 @@ import { LIGHTBOX_THUMBNAIL, THUMBNAIL_SIZES } from '../../core/media-catalogue.
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
 import { decodeUrlPath, hasHiddenSegment } from '../../core/paths.js';
 import { cardFor, coverPhoto, listedChildren } from './cards.js';
+import type { CardDates } from './card-dates.js';
 import { type LinkPreview, privatePreview, publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import { tileSizes } from './tile-sizes.js';
@@ -88,6 +89,8 @@ export interface AlbumPageDeps {
   readonly unfinishedPageMs?: number | undefined;
   /** The visitor's language (visitor-language.ts); English without it. */
   readonly language?: VisitorLanguage | undefined;
+  /** The dates under child albums' card titles (card-dates.ts); none without it. */
+  readonly cardDates?: CardDates | undefined;
 }
 
 export interface AlbumPages {
@@ -131,8 +134,10 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
   const { index, stats } = deps;
   const pageCache = deps.pageCache ?? new PageCache();
   const languageOf: VisitorLanguage = deps.language ?? (() => translatorFor(DEFAULT_LANGUAGE));
-  const childCards = (req: Request, node: TreeNode, t: Translate, children: readonly TreeNode[] = listedChildren(node)) =>
-    Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, t, deps.coverFocus)));
+  const childCards = (req: Request, node: TreeNode, { t, language }: Translator, children: readonly TreeNode[] = listedChildren(node)) => {
+    const datesOf = deps.cardDates?.(language.locale);
+    return Promise.all(children.map((c) => cardFor(c, !accessOf(req, c).granted, index, stats, t, deps.coverFocus, 'grid', datesOf)));
+  };
 
   /**
    * What a messenger shows for a link to the page (docs/api.md#link-previews): for anything
@@ -163,7 +168,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
     const translator = languageOf(req);
     const { t } = translator;
     const make = async (): Promise<MadePage> => {
-      const cards = await childCards(req, node, t, listing.children);
+      const cards = await childCards(req, node, translator, listing.children);
       const preview = await previewOf(node, t('counts.albums', { count: listing.total }), t);
       const html = await renderView(res, 'folder', translator, {
         title: pageTitleOf(node, t),
@@ -233,7 +238,7 @@ export function createAlbumPages(deps: AlbumPageDeps): AlbumPages {
       // The page's own sizes are asked first: the span's reads of the rest of the album queue behind them.
       const [media, children, span, download] = await Promise.all([
         mediaViews(album, readable, page, stats, deps.dimensions, translator),
-        childCards(req, album, t),
+        childCards(req, album, translator),
         deps.dates?.span(album, readable),
         downloadOffer(album, readable, stats, translator),
       ]);

@@ -13,6 +13,8 @@ export interface CardView {
   readonly url: string;
   readonly locked: boolean;
   readonly subtitle: string;
+  /** When its photos were taken ("Jun – Aug 2023", card-dates.ts); never on a locked card. */
+  readonly dates?: string | undefined;
   readonly cover:
     | {
         readonly src: string;
@@ -23,11 +25,14 @@ export interface CardView {
         readonly focus: string;
       }
     | undefined;
-  /** The cover's crop was not known in time: a page made with this card is worth making again. */
+  /** The cover's crop or the album's dates were not known in time: a page made with this card is worth making again. */
   readonly pending: boolean;
   /** The newest arrival among the album's own files (feed-arrivals.ts), for "new" marks; never on a locked card. */
   readonly added?: number | undefined;
 }
+
+/** A card's dates in the page's language (server/public/pages/card-dates.ts), and whether they are still to come. */
+export type CardDatesOf = (node: TreeNode) => { readonly text: string | undefined; readonly pending: boolean };
 
 /**
  * The widest a card's cover is laid out, in device pixels: 362 CSS px at most (tile-sizes.ts,
@@ -86,6 +91,7 @@ export async function cardFor(
   t: Translate,
   focus?: CoverFocusLookup,
   layout: CardLayout = 'grid',
+  datesOf?: CardDatesOf,
 ): Promise<CardView> {
   const base = { title: titleOf(node), url: albumPageUrl(node.path), locked };
   if (locked) return { ...base, subtitle: t('cards.protected'), cover: undefined, pending: false };
@@ -104,7 +110,15 @@ export async function cardFor(
       focus: focusClasses(crop?.focus),
     };
   }
-  return { ...base, subtitle: cardSubtitle(node, t), cover: coverView, pending, added: await newestArrival(node, stats) };
+  const dates = datesOf?.(node);
+  return {
+    ...base,
+    subtitle: cardSubtitle(node, t),
+    dates: dates?.text,
+    cover: coverView,
+    pending: pending || (dates?.pending ?? false),
+    added: await newestArrival(node, stats),
+  };
 }
 
 /**

@@ -84,11 +84,11 @@ export function albumCards(deps: SearchDeps, albums: readonly Album[], translato
 }
 
 /**
- * The tiles of a page of results, album by album through the page's own tile maker, then in
+ * The tiles of a page of results (search, the timeline, on this day), album by album through the page's own tile maker, then in
  * the results' order. A file the visitor may not read after all (a symlink into an album it
  * cannot open) is left out.
  */
-async function tilesOf(
+export async function tilesOf(
   req: Request,
   deps: SearchDeps,
   hits: readonly LibraryFile[],

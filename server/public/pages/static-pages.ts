@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
-import { isAlbum, isProtected, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
+import { isAlbum, isProtected, titleOf } from '../../core/albums/album-tree.js';
 import { type HomeContentStore, heroImage } from '../../core/home-content.js';
 import type { CoverFocusLookup } from '../../media/cover-focus.js';
-import { type CardView, cardFor } from './cards.js';
+import { type CardDatesOf, type CardView, cardFor } from './cards.js';
+import type { CardDates } from './card-dates.js';
 import { publicPreview } from './link-preview.js';
 import type { SiteIdentity } from './site-identity.js';
 import type { MediaStats } from './media-stats.js';
@@ -70,6 +71,8 @@ export class StaticPages {
     private readonly contentDir: string,
     private readonly site: SiteIdentity,
     private readonly coverFocus?: CoverFocusLookup,
+    /** The dates under the cards' titles (card-dates.ts); none without it. */
+    private readonly cardDates?: CardDates,
   ) {}
 
   /** The page `name` in the visitor's language: one copy kept per language. */
@@ -85,7 +88,7 @@ export class StaticPages {
     return { html, keepMs: locals.pending === true ? PENDING_PAGE_MS : undefined };
   }
 
-  async #locals(name: StaticPageName, { t }: Translator): Promise<Record<string, unknown>> {
+  async #locals(name: StaticPageName, { t, language }: Translator): Promise<Record<string, unknown>> {
     const { intro, cards } = this.home.content;
     const site = this.site.view;
     if (name === 'landing') {
@@ -103,7 +106,7 @@ export class StaticPages {
       };
     }
     // Top level: folders (years) first, then the albums that sit at the top, then their children.
-    const tree = await this.#section(photosOutline(this.index.root), -1, t);
+    const tree = await this.#section(photosOutline(this.index.root), -1, t, this.cardDates?.(language.locale));
     const all = (s: Section): CardView[] => [...s.cards, ...s.sections.flatMap(all)];
     return {
       site,
@@ -122,14 +125,14 @@ export class StaticPages {
    * heading's level below the page's (-1: the top of the tree, whose albums sit in a grid).
    * A protected album is a locked card, with nothing below it listed.
    */
-  async #section(outline: OutlineSection, depth: number, t: Translator['t']): Promise<Section> {
+  async #section(outline: OutlineSection, depth: number, t: Translator['t'], datesOf: CardDatesOf | undefined): Promise<Section> {
     const { node } = outline;
     // Cards sit in a grid at the top and in a year's own list, in rows of 260 px below, and so
     // do a section's newest albums when it is too big to show whole (site.css `.cards--row`).
     const layout: CardLayout = depth >= 1 || outline.flat ? 'row' : 'grid';
     const [cards, sections] = await Promise.all([
-      Promise.all(outline.cards.map((album) => this.#card(album, layout, t))),
-      Promise.all(outline.sections.map((s) => this.#section(s, depth + 1, t))),
+      Promise.all(outline.cards.map((album) => cardFor(album, isProtected(album), this.index, this.stats, t, this.coverFocus, layout, datesOf))),
+      Promise.all(outline.sections.map((s) => this.#section(s, depth + 1, t, datesOf))),
     ]);
     return {
       title: titleOf(node),
@@ -141,10 +144,6 @@ export class StaticPages {
       sections,
       more: outline.allAlbums === undefined ? undefined : { url: allAlbumsUrl(node), text: allAlbumsText(node, outline.allAlbums, t) },
     };
-  }
-
-  #card(node: TreeNode, layout: CardLayout, t: Translator['t']): Promise<CardView> {
-    return cardFor(node, isProtected(node), this.index, this.stats, t, this.coverFocus, layout);
   }
 
   /** URL of the image `chosen` in `CONTENT_DIR/assets/<kind>` when it is there, else of the first, if any (heroImage). */
