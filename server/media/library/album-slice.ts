@@ -74,9 +74,9 @@ export class AlbumSlice {
   readonly #hashStarts: Uint32Array;
   /** Words of file names. */
   readonly names: TokenIndex;
-  /** Cameras and place lists some file of the album has (a query skips an album without them). */
-  readonly cameraIds: ReadonlySet<number>;
-  readonly placeIds: ReadonlySet<number>;
+  /** Cameras and place lists the album's files have, with how many files have each: a query counts by them, file by file only when it must. */
+  readonly cameraCounts: IdCounts;
+  readonly placeCounts: IdCounts;
   /** Files per month, 'YYYY-MM'. */
   readonly months: ReadonlyMap<string, number>;
   #captions: { of: ReadonlyMap<string, string>; index: TokenIndex } | undefined;
@@ -119,8 +119,8 @@ export class AlbumSlice {
       months.set(month, (months.get(month) ?? 0) + 1);
     });
     this.months = months;
-    this.cameraIds = new Set(rows.filter((r) => r.camera !== NONE).map((r) => r.camera));
-    this.placeIds = new Set(rows.filter((r) => r.places !== NONE).map((r) => r.places));
+    this.cameraCounts = idCounts(this.camera);
+    this.placeCounts = idCounts(this.places);
     this.names = TokenIndex.build(n, (i) => wordsOf((media[this.itemAt[i] as number] as MediaItem).name));
   }
 
@@ -207,6 +207,18 @@ export class AlbumSlice {
       places: this.places[i] as number,
     };
   }
+}
+
+/** Ids (of an Interner) and how many files carry each. */
+export interface IdCounts {
+  readonly ids: Int32Array;
+  readonly counts: Int32Array;
+}
+
+function idCounts(column: Int16Array | Int32Array): IdCounts {
+  const counts = new Map<number, number>();
+  for (const id of column) if (id !== NONE) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return { ids: Int32Array.from(counts.keys()), counts: Int32Array.from(counts.values()) };
 }
 
 /** Names in the album's order of files with equal times: as strings compare (stable, locale-free). */

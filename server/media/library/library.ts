@@ -16,10 +16,12 @@ import { hidesLocation, type MediaItem } from '../../core/albums/album-tree.js';
 import { inBatches } from '../../core/in-batches.js';
 import type { Logger } from '../../core/logger.js';
 import type { Stored } from '../dimensions-file.js';
+import { AlbumDirectory } from './album-directory.js';
 import { AlbumSlice, Interner, type Interners } from './album-slice.js';
 import { parseQuery } from './date-phrases.js';
 import { mergeNewest, type Picked, type Run } from './newest-merge.js';
-import { findMatches, prepareQuery } from './search.js';
+import { findCandidates, prepareQuery } from './search.js';
+import { pickPage } from './search-page.js';
 
 export interface LibraryFile {
   /** The album node of the snapshot asked about (title, path; hideLocation through hidesLocation()). */
@@ -113,15 +115,20 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
   const { index, readFacts, log } = opts;
   const interners: Interners = { cameras: new Interner<string>((c) => c), places: new Interner<readonly string[]>((p) => p.join('\u0000')) };
   const slices = new Map<string, AlbumSlice>();
-  const emptySlice = AlbumSlice.fromRecord('', [], [], interners);
   /** Albums whose record is being read, or was: read once; after that, `update` keeps them. */
   const known = new Set<string>();
   /** Albums updated while their record was still being read: the update is newer. */
   const updatedDuring = new Set<string>();
   let closed = false;
+  /** The albums of the tree as search last saw it (album-directory.ts): made again when a query names an album it lacks. */
+  let directory: AlbumDirectory | undefined;
+
+  /** Counts the changes to `slices` other than renumbering (searchSlices' cache holds while it is the same). */
+  let generation = 0;
 
   function put(album: Album, entries: Iterable<readonly [string, Stored]>): void {
     slices.set(album.path, AlbumSlice.fromRecord(album.path, album.media, entries, interners));
+    generation++;
   }
 
   async function load(paths: readonly string[]): Promise<void> {
@@ -145,8 +152,10 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
       if (now.has(path)) continue;
       known.delete(path);
       slices.delete(path);
+      generation++;
       updatedDuring.delete(path);
     }
+    directory = undefined;
     const fresh = [...now].filter((path) => !known.has(path));
     if (fresh.length > 0) void load(fresh);
   }
@@ -161,6 +170,23 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
     const remapped = slice.remapped(album.media);
     slices.set(album.path, remapped);
     return remapped;
+  }
+
+  /** Slices by album number in a directory, found once until a slice changes: a search looks at every album. */
+  let sliceCache: { directory: AlbumDirectory; generation: number; slices: (AlbumSlice | null)[] } | undefined;
+
+  function searchSlices(within: AlbumDirectory): (album: Album, n: number) => AlbumSlice | undefined {
+    if (sliceCache?.directory !== within || sliceCache.generation !== generation) sliceCache = { directory: within, generation, slices: [] };
+    const cached = sliceCache.slices;
+    return (album, n) => {
+      let slice = cached[n];
+      if (slice === undefined) {
+        // Renumbering (sliceOf) changes no generation: it is what is kept here.
+        slice = sliceOf(album) ?? null;
+        cached[n] = slice;
+      }
+      return slice ?? undefined;
+    };
   }
 
   function withSlices(albums: readonly Album[]): { album: Album; slice: AlbumSlice }[] {
@@ -263,14 +289,16 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
     search(albums, query, page) {
       const terms = parseQuery(query);
       if (terms.length === 0) return { total: 0, results: [], albums: [] };
-      // Every album, with files here or not yet: an album is found by its own words too.
-      const all = albums.map((album) => ({ album, slice: sliceOf(album) ?? emptySlice }));
-      const { matches, albums: foundAlbums } = findMatches(all, prepareQuery(terms, interners), new Set(albums));
-      let total = 0;
-      for (const m of matches) total += m.files.length;
-      const runs: Run[] = matches.map(({ album, slice, files }) => ({ album, slice, list: files, at: 0, end: files.length }));
-      const results = mergeNewest(runs, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE).map(fileOf);
-      return { total, results, albums: foundAlbums };
+      const find = (within: AlbumDirectory) => findCandidates(albums, prepareQuery(terms, interners, within), within, searchSlices(within));
+      let found = directory && find(directory);
+      if (!found) {
+        // A rescan since (new album nodes): the tree as it is now; an album of an older
+        // snapshot than that (a query begun before the rescan): the albums asked about alone.
+        directory = new AlbumDirectory(index.albums());
+        found = find(directory) ?? (find(new AlbumDirectory(albums)) as NonNullable<typeof found>);
+      }
+      const results = pickPage(found.candidates, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE).map(fileOf);
+      return { total: found.total, results, albums: found.albums };
     },
 
     close() {

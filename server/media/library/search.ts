@@ -2,21 +2,24 @@
  * A search over the files of some albums (README "Finding photos"): every term of the query
  * must match (words in any order), each by the album (its title, description, folder names),
  * or by the file (its name, caption, camera, places where its album shows them, its date).
+ *
+ * Fast on a million files because most albums are decided without looking at their files:
+ * a term is met by every file of an album (its words, a date range over its whole span, a
+ * camera all its files share), by none (no word, camera, place or date of it there), or by
+ * files that can be counted from what the album keeps (one word's files, the files of some
+ * cameras or places, a run of dates). Only an album where two terms each match some of its
+ * files, or one term matches in several ways, is marked file by file. The files of an album
+ * are listed only when a page needs them (search-page.ts).
  */
-import { type Album, hidesLocation, isAlbum, titleOf, type TreeNode } from '../../core/albums/album-tree.js';
-import type { AlbumSlice, Interners } from './album-slice.js';
+import type { Album } from '../../core/albums/album-tree.js';
+import type { AlbumDirectory } from './album-directory.js';
+import type { AlbumSlice, IdCounts, Interners } from './album-slice.js';
 import { type DateTerm, onMonthDay, type QueryTerm, rangeOf } from './date-phrases.js';
-import { hasPrefixed } from './token-index.js';
+import { Candidate } from './search-page.js';
+import type { TokenIndex } from './token-index.js';
 import { wordsOf } from './words.js';
 
-/** An album's files that match, newest first (numbers into its slice). */
-export interface AlbumMatches {
-  readonly album: Album;
-  readonly slice: AlbumSlice;
-  readonly files: Int32Array;
-}
-
-/** What of the query matched cameras and place lists of the whole library (few), found once per query. */
+/** What of the query matched cameras, place lists and albums' own words of the whole library, found once per query. */
 interface Alternative {
   readonly text?: string;
   readonly date?: DateTerm;
@@ -25,12 +28,14 @@ interface Alternative {
   readonly places: Uint8Array;
   readonly anyCamera: boolean;
   readonly anyPlace: boolean;
+  /** 1 for the directory's albums whose own words the text starts. */
+  readonly albums?: Uint8Array;
 }
 
 export type PreparedQuery = readonly (readonly Alternative[])[];
 
-/** Looks up once what each term's text matches among the cameras and place lists the library knows. */
-export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners): PreparedQuery {
+/** Looks up once what each term's text matches among the cameras, place lists and albums the library knows. */
+export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners, directory: AlbumDirectory): PreparedQuery {
   const maskOf = <T>(values: readonly T[], words: (value: T) => string[], text: string | undefined) => {
     const mask = new Uint8Array(values.length);
     let any = false;
@@ -49,105 +54,228 @@ export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners
       const cameras = maskOf(interners.cameras.values, wordsOf, term.text);
       const places = maskOf(interners.places.values, (list) => list.flatMap(wordsOf), term.text);
       const range = term.date && rangeOf(term.date);
-      return { ...term, ...(range ? { range } : {}), cameras: cameras.mask, places: places.mask, anyCamera: cameras.any, anyPlace: places.any };
+      let albums: Uint8Array | undefined;
+      if (term.text !== undefined) {
+        const found = new Uint8Array(directory.albums.length);
+        directory.words.forEach(term.text, (n) => {
+          found[n] = 1;
+        });
+        albums = found;
+      }
+      return {
+        ...term,
+        ...(range ? { range } : {}),
+        ...(albums ? { albums } : {}),
+        cameras: cameras.mask,
+        places: places.mask,
+        anyCamera: cameras.any,
+        anyPlace: places.any,
+      };
     }),
   );
 }
 
-/** The words an album is found by: its title and description, and the names and titles of the folders on its path. */
-const ownWords = new WeakMap<Album, readonly string[]>();
+/** How a term meets an album's files: no file, every file, a number of them (where: `Found`), or some, to be marked file by file. */
+const NONE = 0;
+const ALL = 1;
+const COUNT = 2;
+const MARK = 3;
 
-function wordsOfAlbum(album: Album): readonly string[] {
-  let words = ownWords.get(album);
-  if (!words) {
-    const all = [...wordsOf(album.meta.title), ...wordsOf(album.meta.description ?? '')];
-    // Folder names are in the album's address; a plain folder's title is shown to all. An
-    // album above it is another matter (albumWords): its title may be locked.
-    for (let n: TreeNode | undefined = album; n?.parent; n = n.parent) {
-      all.push(...wordsOf(n.name));
-      if (!isAlbum(n)) all.push(...wordsOf(titleOf(n)));
-    }
-    words = [...new Set(all)].sort();
-    ownWords.set(album, words);
+/** Where the files a term counted are (as a Candidate keeps them), written by the way it matched. */
+class Found {
+  count = 0;
+  from = 0;
+  to = 0;
+  list: Int32Array | undefined = undefined;
+  mask: Uint8Array | undefined = undefined;
+  column: Int16Array | Int32Array | undefined = undefined;
+
+  set(count: number, from: number, to: number, list?: Int32Array, mask?: Uint8Array, column?: Int16Array | Int32Array): number {
+    this.count = count;
+    this.from = from;
+    this.to = to;
+    this.list = list;
+    this.mask = mask;
+    this.column = column;
+    return COUNT;
   }
-  return words;
 }
 
-/** An album's words, with the titles of the albums above it that this visitor may see too. */
-function albumWords(album: Album, visible: ReadonlySet<Album>): (text: string) => boolean {
-  const own = wordsOfAlbum(album);
-  const above: (readonly string[])[] = [];
-  for (let n = album.parent; n; n = n.parent) if (isAlbum(n) && visible.has(n)) above.push(wordsOfAlbum(n));
-  return (text) => hasPrefixed(own, text) || above.some((words) => hasPrefixed(words, text));
+// Reused by every album of every query: a search allocates per album it finds, not per album it looks at.
+const found = new Found();
+const counted = new Found();
+let open = new Uint8Array(8);
+
+/**
+ * The albums with files matching the query, each with how many (`total` is their sum), and
+ * the albums the query matches by their own words alone (the cards above the results), in
+ * the order given. Undefined when an album is not in `directory` (the caller asks again with
+ * one that has it).
+ */
+export function findCandidates(
+  albums: readonly Album[],
+  query: PreparedQuery,
+  directory: AlbumDirectory,
+  sliceOf: (album: Album, n: number) => AlbumSlice | undefined,
+): { candidates: Candidate[]; albums: Album[]; total: number } | undefined {
+  const numbers = new Int32Array(albums.length);
+  const visible = new Uint8Array(directory.albums.length);
+  for (let k = 0; k < albums.length; k++) {
+    const n = directory.numberOf(albums[k] as Album);
+    if (n === undefined) return undefined;
+    numbers[k] = n;
+    visible[n] = 1;
+  }
+  if (open.length < query.length) open = new Uint8Array(query.length);
+  const candidates: Candidate[] = [];
+  const byWords: Album[] = [];
+  let total = 0;
+  for (let k = 0; k < albums.length; k++) {
+    const album = albums[k] as Album;
+    const n = numbers[k] as number;
+    let opened = 0;
+    for (let g = 0; g < query.length; g++) {
+      const met = metByWords(query[g] as readonly Alternative[], n, directory, visible);
+      open[g] = met ? 0 : 1;
+      if (!met) opened++;
+    }
+    if (opened === 0) byWords.push(album);
+    const slice = sliceOf(album, n);
+    if (!slice || slice.count === 0) continue;
+    const showsPlaces = directory.hides[n] === 0;
+    let some = 0;
+    let kind = ALL;
+    for (let g = 0; g < query.length && kind !== NONE; g++) {
+      if (open[g] === 0) continue;
+      const met = meetsOf(slice, album, query[g] as readonly Alternative[], showsPlaces, found);
+      if (met === NONE) kind = NONE;
+      else if (met !== ALL) {
+        some++;
+        kind = met;
+        if (met === COUNT) counted.set(found.count, found.from, found.to, found.list, found.mask, found.column);
+      }
+    }
+    if (kind === NONE) continue;
+    let candidate: Candidate;
+    if (some === 0) candidate = new Candidate(album, slice, slice.count, 0, slice.count);
+    else if (some === 1 && kind === COUNT)
+      candidate = new Candidate(album, slice, counted.count, counted.from, counted.to, counted.list, counted.mask, counted.column);
+    else {
+      const list = marked(slice, album, query, showsPlaces);
+      if (list.length === 0) continue;
+      candidate = new Candidate(album, slice, list.length, 0, 0, list);
+    }
+    candidates.push(candidate);
+    total += candidate.count;
+  }
+  return { candidates, albums: byWords, total };
+}
+
+/** Whether the album's words, or those of an album above it this query may use, meet a term (never a locked album's title). */
+function metByWords(alternatives: readonly Alternative[], n: number, directory: AlbumDirectory, visible: Uint8Array): boolean {
+  for (let k = 0; k < alternatives.length; k++) {
+    const albums = (alternatives[k] as Alternative).albums;
+    if (albums === undefined) continue;
+    if (albums[n] === 1) return true;
+    const above = directory.ancestors[n] as Int32Array;
+    for (let j = 0; j < above.length; j++) if (albums[above[j] as number] === 1 && visible[above[j] as number] === 1) return true;
+  }
+  return false;
+}
+
+/** How one term (its alternatives, any of which may match) meets an album's files, apart from the album's words. */
+function meetsOf(slice: AlbumSlice, album: Album, alternatives: readonly Alternative[], showsPlaces: boolean, out: Found): number {
+  let ways = 0;
+  let kind = NONE;
+  for (let k = 0; k < alternatives.length; k++) {
+    const a = alternatives[k] as Alternative;
+    for (let way = 0; way < 5; way++) {
+      let met = NONE;
+      // Each way writes `out` only when it counts: a way that finds nothing leaves another's count.
+      if (way === 0 && a.text !== undefined) met = byWord(slice.names, a.text, slice.count, out);
+      else if (way === 1 && a.text !== undefined && album.meta.captions.size > 0) met = byWord(slice.captions(album.meta.captions), a.text, slice.count, out);
+      else if (way === 2 && a.text !== undefined && a.anyCamera) met = byIds(slice, slice.cameraCounts, a.cameras, slice.camera, out);
+      else if (way === 3 && a.text !== undefined && a.anyPlace && showsPlaces) met = byIds(slice, slice.placeCounts, a.places, slice.places, out);
+      else if (way === 4 && a.date !== undefined) met = a.range ? byRange(slice, a.range, out) : byMonthDay(slice, a.date);
+      if (met === ALL) return ALL;
+      if (met !== NONE) {
+        ways++;
+        kind = met;
+      }
+    }
+  }
+  return ways > 1 ? MARK : kind;
+}
+
+/** Files with a word starting with `text`: all (one word is in every file's name), those of its only word, or several words' (marked). */
+function byWord(index: TokenIndex, text: string, count: number, out: Found): number {
+  const words = index.find(text, count);
+  if (words === undefined) return NONE;
+  if (words.all) return ALL;
+  return words.entries ? out.set(words.entries.length, 0, 0, words.entries) : MARK;
+}
+
+/** Files whose camera (or place list) is one of `mask`'s: counted from the album's counts per id. */
+function byIds(slice: AlbumSlice, counts: IdCounts, mask: Uint8Array, column: Int16Array | Int32Array, out: Found): number {
+  let count = 0;
+  for (let k = 0; k < counts.ids.length; k++) if (mask[counts.ids[k] as number] === 1) count += counts.counts[k] as number;
+  if (count === 0) return NONE;
+  if (count === slice.count) return ALL;
+  return out.set(count, 0, slice.count, undefined, mask, column);
+}
+
+/** Files of a date range: a run of the album's files, newest first. */
+function byRange(slice: AlbumSlice, range: { from: number; to: number }, out: Found): number {
+  const from = slice.firstAtOrBefore(range.to - 1);
+  const to = slice.firstAtOrBefore(range.from - 1);
+  if (to <= from) return NONE;
+  if (from === 0 && to === slice.count) return ALL;
+  return out.set(to - from, from, to);
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A month (and day) of any year: decided from the album's span when it is short (under 28 days it touches two months at most). */
+function byMonthDay(slice: AlbumSlice, date: DateTerm): number {
+  const newest = slice.sortTime[0] as number;
+  const oldest = slice.sortTime[slice.count - 1] as number;
+  if (newest - oldest >= 28 * DAY_MS) return MARK;
+  const a = new Date(oldest);
+  const b = new Date(newest);
+  if (date.month !== undefined && date.month !== a.getUTCMonth() + 1 && date.month !== b.getUTCMonth() + 1) return NONE;
+  const sameMonth = a.getUTCMonth() === b.getUTCMonth();
+  if (date.day === undefined) return sameMonth ? ALL : MARK;
+  if (sameMonth && a.getUTCDate() === b.getUTCDate()) return onMonthDay(oldest, date) ? ALL : NONE;
+  return MARK;
 }
 
 /** Scratch space for marking an album's files: grown to the largest album, reused by every query. */
 let levels = new Int32Array(1024);
 
-/**
- * The matches of the query in each album (albums without any left out), and the albums the
- * query matches by their own words alone (the cards above the results).
- */
-export function findMatches(
-  entries: readonly { album: Album; slice: AlbumSlice }[],
-  query: PreparedQuery,
-  visible: ReadonlySet<Album>,
-): { matches: AlbumMatches[]; albums: Album[] } {
-  const matches: AlbumMatches[] = [];
-  const albums: Album[] = [];
-  const hasText = query.some((alternatives) => alternatives.some((a) => a.text !== undefined));
-  for (const { album, slice } of entries) {
-    const byAlbum = albumWords(album, visible);
-    const showsPlaces = !hidesLocation(album);
-    // Terms the album's own words satisfy match every file; the others are looked for file by file.
-    const open = query.filter((alternatives) => !alternatives.some((a) => a.text !== undefined && byAlbum(a.text)));
-    if (open.length === 0 && hasText) albums.push(album);
-    if (slice.count === 0) continue;
-    if (open.length === 0) {
-      matches.push({ album, slice, files: everyFile(slice.count) });
-      continue;
-    }
-    const captions = slice.captions(album.meta.captions);
-    const possible = open.every((alternatives) =>
-      alternatives.some(
-        (a) =>
-          (a.text !== undefined &&
-            (slice.names.has(a.text) ||
-              captions.has(a.text) ||
-              (a.anyCamera && someOf(slice.cameraIds, a.cameras)) ||
-              (showsPlaces && a.anyPlace && someOf(slice.placeIds, a.places)))) ||
-          (a.date !== undefined && (!a.range || slice.firstAtOrBefore(a.range.to - 1) < slice.firstAtOrBefore(a.range.from - 1))),
-      ),
-    );
-    if (!possible) continue;
-    if (levels.length < slice.count) levels = new Int32Array(slice.count);
-    levels.fill(0, 0, slice.count);
-    open.forEach((alternatives, k) => {
-      const mark = (i: number) => {
-        if (levels[i] === k) levels[i] = k + 1;
-      };
-      for (const a of alternatives) markAlternative(slice, a, captions, showsPlaces, mark);
-    });
-    let found = 0;
-    for (let i = 0; i < slice.count; i++) if (levels[i] === open.length) found++;
-    if (found === 0) continue;
-    const files = new Int32Array(found);
-    for (let i = 0, j = 0; i < slice.count; i++) if (levels[i] === open.length) files[j++] = i;
-    matches.push({ album, slice, files });
+/** The files meeting every term the album's words do not (`open`), marked file by file, newest first. */
+function marked(slice: AlbumSlice, album: Album, query: PreparedQuery, showsPlaces: boolean): Int32Array {
+  if (levels.length < slice.count) levels = new Int32Array(slice.count);
+  levels.fill(0, 0, slice.count);
+  let level = 0;
+  for (let g = 0; g < query.length; g++) {
+    if (open[g] === 0) continue;
+    const k = level++;
+    const mark = (i: number) => {
+      if (levels[i] === k) levels[i] = k + 1;
+    };
+    for (const a of query[g] as readonly Alternative[]) markAlternative(slice, album, a, showsPlaces, mark);
   }
-  return { matches, albums };
+  let count = 0;
+  for (let i = 0; i < slice.count; i++) if (levels[i] === level) count++;
+  const files = new Int32Array(count);
+  for (let i = 0, j = 0; i < slice.count; i++) if (levels[i] === level) files[j++] = i;
+  return files;
 }
 
-function markAlternative(
-  slice: AlbumSlice,
-  a: Alternative,
-  captions: ReturnType<AlbumSlice['captions']>,
-  showsPlaces: boolean,
-  mark: (i: number) => void,
-): void {
+function markAlternative(slice: AlbumSlice, album: Album, a: Alternative, showsPlaces: boolean, mark: (i: number) => void): void {
   if (a.text !== undefined) {
     slice.names.forEach(a.text, mark);
-    captions.forEach(a.text, mark);
+    slice.captions(album.meta.captions).forEach(a.text, mark);
     // A file without a camera or places is -1: looked at first, as a typed array read out of its bounds is slow.
     if (a.anyCamera) {
       for (let i = 0; i < slice.count; i++) {
@@ -169,17 +297,4 @@ function markAlternative(
   } else {
     for (let i = 0; i < slice.count; i++) if (onMonthDay(slice.sortTime[i] as number, a.date)) mark(i);
   }
-}
-
-/** Whether one of `ids` is marked in `mask`. */
-function someOf(ids: ReadonlySet<number>, mask: Uint8Array): boolean {
-  for (const id of ids) if (mask[id] === 1) return true;
-  return false;
-}
-
-/** 0, 1, … count - 1. */
-function everyFile(count: number): Int32Array {
-  const files = new Int32Array(count);
-  for (let i = 0; i < count; i++) files[i] = i;
-  return files;
 }

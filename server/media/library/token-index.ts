@@ -12,9 +12,11 @@ export class TokenIndex {
     private readonly wordStarts: Int32Array,
     private readonly starts: Int32Array,
     private readonly entries: Int32Array,
+    /** Bits of the words' starts (startBit): a prefix whose bit is not set starts no word, found without a search. */
+    private readonly starting: readonly number[],
   ) {}
 
-  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0));
+  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0), [0, 0, 0, 0]);
 
   /** An index of `count` entries, the words of each given by `wordsOf` (repeats allowed). */
   static build(count: number, wordsOf: (entry: number) => readonly string[]): TokenIndex {
@@ -41,8 +43,16 @@ export class TokenIndex {
     wordStarts[words.length] = chars;
     starts[words.length] = total;
     const entries = new Int32Array(total);
-    for (const [at, word] of words.entries()) entries.set(byWord.get(word) as number[], starts[at] as number);
-    return new TokenIndex(`${words.join('\n')}\n`, wordStarts, starts, entries);
+    const starting = [0, 0, 0, 0];
+    for (const [at, word] of words.entries()) {
+      entries.set(byWord.get(word) as number[], starts[at] as number);
+      for (let length = 1; length <= Math.min(word.length, START_LENGTH); length++) {
+        const bit = startBit(word, length);
+        starting[bit >>> 5] = (starting[bit >>> 5] as number) | (1 << (bit & 31));
+      }
+    }
+    // Joined in one go: a flat string, read by charCodeAt without a rope to walk.
+    return new TokenIndex(words.map((word) => `${word}\n`).join(''), wordStarts, starts, entries, starting);
   }
 
   get #count(): number {
@@ -53,18 +63,45 @@ export class TokenIndex {
     return this.text.startsWith(prefix, this.wordStarts[at] as number) && prefix.length < (this.wordStarts[at + 1] as number) - (this.wordStarts[at] as number);
   }
 
+  /** False when no word starts with `prefix`; true when one may. */
+  #mayStart(prefix: string): boolean {
+    if (prefix.length === 0) return true;
+    const bit = startBit(prefix, Math.min(prefix.length, START_LENGTH));
+    return ((this.starting[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+  }
+
   /** Whether some word starts with `prefix`. */
   has(prefix: string): boolean {
+    if (!this.#mayStart(prefix)) return false;
     const at = this.#first(prefix);
     return at < this.#count && this.#startsWith(at, prefix);
   }
 
   /** Calls `visit` with each entry holding a word that starts with `prefix` (an entry may come more than once). */
   forEach(prefix: string, visit: (entry: number) => void): void {
+    if (!this.#mayStart(prefix)) return;
     for (let at = this.#first(prefix); at < this.#count && this.#startsWith(at, prefix); at++) {
       const end = this.starts[at + 1] as number;
       for (let i = this.starts[at] as number; i < end; i++) visit(this.entries[i] as number);
     }
+  }
+
+  /**
+   * What `prefix` finds, without visiting entries: none; every entry (one word holds them
+   * all); the entries of its only word (ascending); or several words' (`entries` undefined:
+   * they may overlap, forEach marks them).
+   */
+  find(prefix: string, count: number): { readonly all: boolean; readonly entries?: Int32Array } | undefined {
+    if (!this.#mayStart(prefix)) return undefined;
+    const from = this.#first(prefix);
+    let to = from;
+    while (to < this.#count && this.#startsWith(to, prefix)) {
+      if ((this.starts[to + 1] as number) - (this.starts[to] as number) === count) return { all: true };
+      to++;
+    }
+    if (to === from) return undefined;
+    if (to > from + 1) return { all: false };
+    return { all: false, entries: this.entries.subarray(this.starts[from] as number, this.starts[from + 1] as number) };
   }
 
   /** The first word not before `prefix`, compared in place (no string is made). */
@@ -93,14 +130,16 @@ export class TokenIndex {
   }
 }
 
-/** Sorted unique words, for the few words of an album's title: whether one starts with `prefix`. */
-export function hasPrefixed(sorted: readonly string[], prefix: string): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && (sorted[lo] as string).startsWith(prefix);
+/** Starts of words up to this long are kept as bits (TokenIndex.starting). */
+const START_LENGTH = 4;
+
+/** One of 128 bits (TokenIndex.starting) for the first `length` characters of `text` (FNV-1a). */
+function startBit(text: string, length: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  // Mixed, as FNV's low bits alone spread poorly.
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  hash ^= hash >>> 12;
+  return (hash >>> 0) % 128;
 }
