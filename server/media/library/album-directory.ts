@@ -39,6 +39,8 @@ export class AlbumDirectory {
   readonly ancestors: readonly Int32Array[];
   /** 1 where the album hides locations (hidesLocation). */
   readonly hides: Uint8Array;
+  /** 1 where the album has captions (album.json). */
+  readonly hasCaptions: Uint8Array;
 
   constructor(albums: Iterable<Album>) {
     this.albums = [...new Set(albums)];
@@ -53,6 +55,7 @@ export class AlbumDirectory {
       return above.length > 0 ? Int32Array.from(above) : NO_ANCESTORS;
     });
     this.hides = Uint8Array.from(this.albums, (album) => (hidesLocation(album) ? 1 : 0));
+    this.hasCaptions = Uint8Array.from(this.albums, (album) => (album.meta.captions.size > 0 ? 1 : 0));
   }
 
   numberOf(album: Album): number | undefined {

@@ -74,6 +74,8 @@ export class AlbumSlice {
   readonly #hashStarts: Uint32Array;
   /** Words of file names. */
   readonly names: TokenIndex;
+  /** Words every file's name has ("img", "jpg"): a search finds all the album's files by them without a look. */
+  readonly namesEverywhere: readonly string[];
   /** Cameras and place lists the album's files have, with how many files have each: a query counts by them, file by file only when it must. */
   readonly cameraCounts: IdCounts;
   readonly placeCounts: IdCounts;
@@ -122,6 +124,7 @@ export class AlbumSlice {
     this.cameraCounts = idCounts(this.camera);
     this.placeCounts = idCounts(this.places);
     this.names = TokenIndex.build(n, (i) => wordsOf((media[this.itemAt[i] as number] as MediaItem).name));
+    this.namesEverywhere = n > 0 ? this.names.everywhere(n) : [];
   }
 
   /** The slice of an album's facts record: one entry per file of `media` the record knows (a Live Photo's movie is not one). */

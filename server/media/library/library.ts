@@ -18,6 +18,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Stored } from '../dimensions-file.js';
 import { AlbumDirectory } from './album-directory.js';
 import { AlbumSlice, Interner, type Interners } from './album-slice.js';
+import { AlbumSummary } from './album-summary.js';
 import { parseQuery } from './date-phrases.js';
 import { mergeNewest, type Picked, type Run } from './newest-merge.js';
 import { findCandidates, prepareQuery } from './search.js';
@@ -123,7 +124,7 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
   /** The albums of the tree as search last saw it (album-directory.ts): made again when a query names an album it lacks. */
   let directory: AlbumDirectory | undefined;
 
-  /** Counts the changes to `slices` other than renumbering (searchSlices' cache holds while it is the same). */
+  /** Counts the changes to `slices` other than renumbering (a search's summary holds while it is the same). */
   let generation = 0;
 
   function put(album: Album, entries: Iterable<readonly [string, Stored]>): void {
@@ -172,21 +173,14 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
     return remapped;
   }
 
-  /** Slices by album number in a directory, found once until a slice changes: a search looks at every album. */
-  let sliceCache: { directory: AlbumDirectory; generation: number; slices: (AlbumSlice | null)[] } | undefined;
+  /** The summary of the albums search last used (album-summary.ts), made again when the library changed since. */
+  let summary: AlbumSummary | undefined;
 
-  function searchSlices(within: AlbumDirectory): (album: Album, n: number) => AlbumSlice | undefined {
-    if (sliceCache?.directory !== within || sliceCache.generation !== generation) sliceCache = { directory: within, generation, slices: [] };
-    const cached = sliceCache.slices;
-    return (album, n) => {
-      let slice = cached[n];
-      if (slice === undefined) {
-        // Renumbering (sliceOf) changes no generation: it is what is kept here.
-        slice = sliceOf(album) ?? null;
-        cached[n] = slice;
-      }
-      return slice ?? undefined;
-    };
+  function summaryOf(within: AlbumDirectory): AlbumSummary {
+    // Renumbering (sliceOf) changes no generation: the summary holds the slices it made.
+    if (summary?.directory !== within || summary.generation !== generation)
+      summary = new AlbumSummary(within, generation, (n) => sliceOf(within.albums[n] as Album));
+    return summary;
   }
 
   function withSlices(albums: readonly Album[]): { album: Album; slice: AlbumSlice }[] {
@@ -289,7 +283,10 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
     search(albums, query, page) {
       const terms = parseQuery(query);
       if (terms.length === 0) return { total: 0, results: [], albums: [] };
-      const find = (within: AlbumDirectory) => findCandidates(albums, prepareQuery(terms, interners, within), within, searchSlices(within));
+      const find = (within: AlbumDirectory) => {
+        const of = summaryOf(within);
+        return findCandidates(albums, prepareQuery(terms, interners, of), of);
+      };
       let found = directory && find(directory);
       if (!found) {
         // A rescan since (new album nodes): the tree as it is now; an album of an older

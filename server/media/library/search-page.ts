@@ -10,7 +10,7 @@ import { mergeNewest, type Picked, type Run } from './newest-merge.js';
 
 /**
  * An album with `count` files matching a query, newest first: those numbered in `list`, else
- * those `from` to `to` whose `column` id is marked in `mask` (listed when a page needs them),
+ * those `from` to `to` whose camera or place list (`by`) is marked in `mask` (listed when a page needs them),
  * else files `from` to `to`. One shape for all: a search makes thousands.
  */
 export class Candidate {
@@ -20,20 +20,18 @@ export class Candidate {
     readonly count: number,
     readonly from: number,
     readonly to: number,
+    /** The time of its newest matching file, or a time none of them is newer than. */
+    readonly bound: number,
     readonly list?: Int32Array,
     readonly mask?: Uint8Array,
-    readonly column?: Int16Array | Int32Array,
+    readonly by?: 'camera' | 'places',
   ) {}
 
-  /** The time of its newest matching file, or a time none of them is newer than. */
-  get bound(): number {
-    return this.slice.sortTime[this.list ? (this.list[0] as number) : this.from] as number;
-  }
-
   run(): Run {
-    const { album, slice, list, mask, column } = this;
+    const { album, slice, list, mask, by } = this;
     if (list) return { album, slice, list, at: 0, end: list.length };
-    if (!mask || !column) return { album, slice, at: this.from, end: this.to };
+    if (!mask || !by) return { album, slice, at: this.from, end: this.to };
+    const column = by === 'camera' ? slice.camera : slice.places;
     const made = new Int32Array(this.count);
     for (let i = this.from, j = 0; i < this.to; i++) {
       const id = column[i] as number;

@@ -12,11 +12,11 @@
  * are listed only when a page needs them (search-page.ts).
  */
 import type { Album } from '../../core/albums/album-tree.js';
-import type { AlbumDirectory } from './album-directory.js';
-import type { AlbumSlice, IdCounts, Interners } from './album-slice.js';
+import type { AlbumSlice, Interners } from './album-slice.js';
+import type { AlbumSummary, CountsByAlbum } from './album-summary.js';
 import { type DateTerm, onMonthDay, type QueryTerm, rangeOf } from './date-phrases.js';
 import { Candidate } from './search-page.js';
-import type { TokenIndex } from './token-index.js';
+import { STARTING, type StartBits, TokenIndex } from './token-index.js';
 import { wordsOf } from './words.js';
 
 /** What of the query matched cameras, place lists and albums' own words of the whole library, found once per query. */
@@ -30,12 +30,17 @@ interface Alternative {
   readonly anyPlace: boolean;
   /** 1 for the directory's albums whose own words the text starts. */
   readonly albums?: Uint8Array;
+  /** The bits of TokenIndex.starting the text's start sets (AlbumSummary.nameStarts). */
+  readonly start?: StartBits;
+  /** 1 for the lists of AlbumSummary.everywhere with a word the text starts. */
+  readonly everywhere?: Uint8Array;
 }
 
 export type PreparedQuery = readonly (readonly Alternative[])[];
 
 /** Looks up once what each term's text matches among the cameras, place lists and albums the library knows. */
-export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners, directory: AlbumDirectory): PreparedQuery {
+export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners, summary: AlbumSummary): PreparedQuery {
+  const { directory } = summary;
   const maskOf = <T>(values: readonly T[], words: (value: T) => string[], text: string | undefined) => {
     const mask = new Uint8Array(values.length);
     let any = false;
@@ -54,18 +59,20 @@ export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners
       const cameras = maskOf(interners.cameras.values, wordsOf, term.text);
       const places = maskOf(interners.places.values, (list) => list.flatMap(wordsOf), term.text);
       const range = term.date && rangeOf(term.date);
-      let albums: Uint8Array | undefined;
-      if (term.text !== undefined) {
-        const found = new Uint8Array(directory.albums.length);
-        directory.words.forEach(term.text, (n) => {
-          found[n] = 1;
+      const text = term.text;
+      let byText = {};
+      if (text !== undefined) {
+        const albums = new Uint8Array(directory.albums.length);
+        directory.words.forEach(text, (n) => {
+          albums[n] = 1;
         });
-        albums = found;
+        const everywhere = maskOf(summary.everywhere.values, (words) => [...words], text).mask;
+        byText = { albums, everywhere, start: TokenIndex.startOf(text) };
       }
       return {
         ...term,
         ...(range ? { range } : {}),
-        ...(albums ? { albums } : {}),
+        ...byText,
         cameras: cameras.mask,
         places: places.mask,
         anyCamera: cameras.any,
@@ -88,9 +95,9 @@ class Found {
   to = 0;
   list: Int32Array | undefined = undefined;
   mask: Uint8Array | undefined = undefined;
-  column: Int16Array | Int32Array | undefined = undefined;
+  column: 'camera' | 'places' | undefined = undefined;
 
-  set(count: number, from: number, to: number, list?: Int32Array, mask?: Uint8Array, column?: Int16Array | Int32Array): number {
+  set(count: number, from: number, to: number, list?: Int32Array, mask?: Uint8Array, column?: 'camera' | 'places'): number {
     this.count = count;
     this.from = from;
     this.to = to;
@@ -109,15 +116,15 @@ let open = new Uint8Array(8);
 /**
  * The albums with files matching the query, each with how many (`total` is their sum), and
  * the albums the query matches by their own words alone (the cards above the results), in
- * the order given. Undefined when an album is not in `directory` (the caller asks again with
- * one that has it).
+ * the order given. Undefined when an album is not in the summary's directory (the caller
+ * asks again with one that has it).
  */
 export function findCandidates(
   albums: readonly Album[],
   query: PreparedQuery,
-  directory: AlbumDirectory,
-  sliceOf: (album: Album, n: number) => AlbumSlice | undefined,
+  summary: AlbumSummary,
 ): { candidates: Candidate[]; albums: Album[]; total: number } | undefined {
+  const { directory } = summary;
   const numbers = new Int32Array(albums.length);
   const visible = new Uint8Array(directory.albums.length);
   for (let k = 0; k < albums.length; k++) {
@@ -140,14 +147,13 @@ export function findCandidates(
       if (!met) opened++;
     }
     if (opened === 0) byWords.push(album);
-    const slice = sliceOf(album, n);
-    if (!slice || slice.count === 0) continue;
-    const showsPlaces = directory.hides[n] === 0;
+    const count = summary.count[n] as number;
+    if (count === 0) continue;
     let some = 0;
     let kind = ALL;
     for (let g = 0; g < query.length && kind !== NONE; g++) {
       if (open[g] === 0) continue;
-      const met = meetsOf(slice, album, query[g] as readonly Alternative[], showsPlaces, found);
+      const met = meetsOf(summary, n, query[g] as readonly Alternative[], found);
       if (met === NONE) kind = NONE;
       else if (met !== ALL) {
         some++;
@@ -156,14 +162,18 @@ export function findCandidates(
       }
     }
     if (kind === NONE) continue;
+    const slice = summary.slices[n] as AlbumSlice;
     let candidate: Candidate;
-    if (some === 0) candidate = new Candidate(album, slice, slice.count, 0, slice.count);
-    else if (some === 1 && kind === COUNT)
-      candidate = new Candidate(album, slice, counted.count, counted.from, counted.to, counted.list, counted.mask, counted.column);
-    else {
-      const list = marked(slice, album, query, showsPlaces);
+    if (some === 0) candidate = new Candidate(album, slice, count, 0, count, summary.newest[n] as number);
+    else if (some === 1 && kind === COUNT) {
+      const { list, from, mask } = counted;
+      // The newest matching file's time where it is at hand, else the album's newest: never older than it.
+      const bound = list ? (slice.sortTime[list[0] as number] as number) : mask ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
+      candidate = new Candidate(album, slice, counted.count, from, counted.to, bound, list, mask, counted.column);
+    } else {
+      const list = marked(slice, album, query, directory.hides[n] === 0);
       if (list.length === 0) continue;
-      candidate = new Candidate(album, slice, list.length, 0, 0, list);
+      candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
     }
     candidates.push(candidate);
     total += candidate.count;
@@ -172,7 +182,7 @@ export function findCandidates(
 }
 
 /** Whether the album's words, or those of an album above it this query may use, meet a term (never a locked album's title). */
-function metByWords(alternatives: readonly Alternative[], n: number, directory: AlbumDirectory, visible: Uint8Array): boolean {
+function metByWords(alternatives: readonly Alternative[], n: number, directory: AlbumSummary['directory'], visible: Uint8Array): boolean {
   for (let k = 0; k < alternatives.length; k++) {
     const albums = (alternatives[k] as Alternative).albums;
     if (albums === undefined) continue;
@@ -183,8 +193,12 @@ function metByWords(alternatives: readonly Alternative[], n: number, directory: 
   return false;
 }
 
-/** How one term (its alternatives, any of which may match) meets an album's files, apart from the album's words. */
-function meetsOf(slice: AlbumSlice, album: Album, alternatives: readonly Alternative[], showsPlaces: boolean, out: Found): number {
+/**
+ * How one term (its alternatives, any of which may match) meets album n's files, apart from
+ * the album's words: from the summary where it decides, from the album's slice where not.
+ */
+function meetsOf(summary: AlbumSummary, n: number, alternatives: readonly Alternative[], out: Found): number {
+  const count = summary.count[n] as number;
   let ways = 0;
   let kind = NONE;
   for (let k = 0; k < alternatives.length; k++) {
@@ -192,11 +206,15 @@ function meetsOf(slice: AlbumSlice, album: Album, alternatives: readonly Alterna
     for (let way = 0; way < 5; way++) {
       let met = NONE;
       // Each way writes `out` only when it counts: a way that finds nothing leaves another's count.
-      if (way === 0 && a.text !== undefined) met = byWord(slice.names, a.text, slice.count, out);
-      else if (way === 1 && a.text !== undefined && album.meta.captions.size > 0) met = byWord(slice.captions(album.meta.captions), a.text, slice.count, out);
-      else if (way === 2 && a.text !== undefined && a.anyCamera) met = byIds(slice, slice.cameraCounts, a.cameras, slice.camera, out);
-      else if (way === 3 && a.text !== undefined && a.anyPlace && showsPlaces) met = byIds(slice, slice.placeCounts, a.places, slice.places, out);
-      else if (way === 4 && a.date !== undefined) met = a.range ? byRange(slice, a.range, out) : byMonthDay(slice, a.date);
+      if (way === 0 && a.text !== undefined) met = byName(summary, n, a, a.text, out);
+      else if (way === 1 && a.text !== undefined && summary.directory.hasCaptions[n] === 1) {
+        const slice = summary.slices[n] as AlbumSlice;
+        met = byWord(slice.captions((summary.directory.albums[n] as Album).meta.captions), a.text, count, out);
+      } else if (way === 2 && a.text !== undefined && a.anyCamera) met = byIds(summary.cameras, n, count, a.cameras, 'camera', out);
+      else if (way === 3 && a.text !== undefined && a.anyPlace && summary.directory.hides[n] === 0)
+        met = byIds(summary.places, n, count, a.places, 'places', out);
+      else if (way === 4 && a.date !== undefined)
+        met = a.range ? byRange(summary, n, a.range, out) : byMonthDay(summary.newest[n] as number, summary.oldest[n] as number, a.date);
       if (met === ALL) return ALL;
       if (met !== NONE) {
         ways++;
@@ -207,7 +225,16 @@ function meetsOf(slice: AlbumSlice, album: Album, alternatives: readonly Alterna
   return ways > 1 ? MARK : kind;
 }
 
-/** Files with a word starting with `text`: all (one word is in every file's name), those of its only word, or several words' (marked). */
+/** Files with a word of their name starting with `text`: the summary tells most albums without one, and those where every file has one. */
+function byName(summary: AlbumSummary, n: number, a: Alternative, text: string, out: Found): number {
+  const start = a.start as StartBits;
+  const at = n * STARTING;
+  if (((summary.nameStarts[at + start.at] as number) & start.mask) === 0 || ((summary.nameStarts[at + start.at2] as number) & start.mask2) === 0) return NONE;
+  if ((a.everywhere as Uint8Array)[summary.everywhereId[n] as number] === 1) return ALL;
+  return byWord((summary.slices[n] as AlbumSlice).names, text, summary.count[n] as number, out);
+}
+
+/** Files with a word starting with `text`: all (one word is in every file's), those of its only word, or several words' (marked). */
 function byWord(index: TokenIndex, text: string, count: number, out: Found): number {
   const words = index.find(text, count);
   if (words === undefined) return NONE;
@@ -216,16 +243,22 @@ function byWord(index: TokenIndex, text: string, count: number, out: Found): num
 }
 
 /** Files whose camera (or place list) is one of `mask`'s: counted from the album's counts per id. */
-function byIds(slice: AlbumSlice, counts: IdCounts, mask: Uint8Array, column: Int16Array | Int32Array, out: Found): number {
+function byIds(counts: CountsByAlbum, n: number, total: number, mask: Uint8Array, column: 'camera' | 'places', out: Found): number {
   let count = 0;
-  for (let k = 0; k < counts.ids.length; k++) if (mask[counts.ids[k] as number] === 1) count += counts.counts[k] as number;
+  const end = counts.starts[n + 1] as number;
+  for (let k = counts.starts[n] as number; k < end; k++) if (mask[counts.ids[k] as number] === 1) count += counts.counts[k] as number;
   if (count === 0) return NONE;
-  if (count === slice.count) return ALL;
-  return out.set(count, 0, slice.count, undefined, mask, column);
+  if (count === total) return ALL;
+  return out.set(count, 0, total, undefined, mask, column);
 }
 
-/** Files of a date range: a run of the album's files, newest first. */
-function byRange(slice: AlbumSlice, range: { from: number; to: number }, out: Found): number {
+/** Files of a date range: all or none where the album's span says so, else a run of its files, newest first. */
+function byRange(summary: AlbumSummary, n: number, range: { from: number; to: number }, out: Found): number {
+  const newest = summary.newest[n] as number;
+  const oldest = summary.oldest[n] as number;
+  if (newest < range.from || oldest >= range.to) return NONE;
+  if (oldest >= range.from && newest < range.to) return ALL;
+  const slice = summary.slices[n] as AlbumSlice;
   const from = slice.firstAtOrBefore(range.to - 1);
   const to = slice.firstAtOrBefore(range.from - 1);
   if (to <= from) return NONE;
@@ -236,9 +269,7 @@ function byRange(slice: AlbumSlice, range: { from: number; to: number }, out: Fo
 const DAY_MS = 24 * 3600 * 1000;
 
 /** A month (and day) of any year: decided from the album's span when it is short (under 28 days it touches two months at most). */
-function byMonthDay(slice: AlbumSlice, date: DateTerm): number {
-  const newest = slice.sortTime[0] as number;
-  const oldest = slice.sortTime[slice.count - 1] as number;
+function byMonthDay(newest: number, oldest: number, date: DateTerm): number {
   if (newest - oldest >= 28 * DAY_MS) return MARK;
   const a = new Date(oldest);
   const b = new Date(newest);

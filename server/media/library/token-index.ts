@@ -12,11 +12,11 @@ export class TokenIndex {
     private readonly wordStarts: Int32Array,
     private readonly starts: Int32Array,
     private readonly entries: Int32Array,
-    /** Bits of the words' starts (startBit): a prefix whose bit is not set starts no word, found without a search. */
-    private readonly starting: readonly number[],
+    /** Bits of the words' starts (startBits, STARTING numbers): a prefix whose two bits are not both set starts no word, found without a search. */
+    readonly starting: readonly number[],
   ) {}
 
-  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0), [0, 0, 0, 0]);
+  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0), new Array<number>(8).fill(0));
 
   /** An index of `count` entries, the words of each given by `wordsOf` (repeats allowed). */
   static build(count: number, wordsOf: (entry: number) => readonly string[]): TokenIndex {
@@ -43,12 +43,11 @@ export class TokenIndex {
     wordStarts[words.length] = chars;
     starts[words.length] = total;
     const entries = new Int32Array(total);
-    const starting = [0, 0, 0, 0];
+    const starting = new Array<number>(STARTING).fill(0);
     for (const [at, word] of words.entries()) {
       entries.set(byWord.get(word) as number[], starts[at] as number);
       for (let length = 1; length <= Math.min(word.length, START_LENGTH); length++) {
-        const bit = startBit(word, length);
-        starting[bit >>> 5] = (starting[bit >>> 5] as number) | (1 << (bit & 31));
+        for (const bit of startBits(word, length)) starting[bit >>> 5] = (starting[bit >>> 5] as number) | (1 << (bit & 31));
       }
     }
     // Joined in one go: a flat string, read by charCodeAt without a rope to walk.
@@ -63,11 +62,29 @@ export class TokenIndex {
     return this.text.startsWith(prefix, this.wordStarts[at] as number) && prefix.length < (this.wordStarts[at + 1] as number) - (this.wordStarts[at] as number);
   }
 
+  /** The two bits of `starting` a word starting with `prefix` sets: places of its numbers and masks. */
+  static startOf(prefix: string): StartBits {
+    const [one, two] = startBits(prefix, Math.min(prefix.length, START_LENGTH)) as [number, number];
+    return { at: one >>> 5, mask: 1 << (one & 31), at2: two >>> 5, mask2: 1 << (two & 31) };
+  }
+
   /** False when no word starts with `prefix`; true when one may. */
   #mayStart(prefix: string): boolean {
     if (prefix.length === 0) return true;
-    const bit = startBit(prefix, Math.min(prefix.length, START_LENGTH));
-    return ((this.starting[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+    const bits = TokenIndex.startOf(prefix);
+    return ((this.starting[bits.at] as number) & bits.mask) !== 0 && ((this.starting[bits.at2] as number) & bits.mask2) !== 0;
+  }
+
+  /** The words every one of `count` entries holds. */
+  everywhere(count: number): string[] {
+    const words: string[] = [];
+    for (let at = 0; at < this.#count; at++) {
+      if ((this.starts[at + 1] as number) - (this.starts[at] as number) === count) {
+        const from = this.wordStarts[at] as number;
+        words.push(this.text.slice(from, (this.wordStarts[at + 1] as number) - 1));
+      }
+    }
+    return words;
   }
 
   /** Whether some word starts with `prefix`. */
@@ -133,13 +150,24 @@ export class TokenIndex {
 /** Starts of words up to this long are kept as bits (TokenIndex.starting). */
 const START_LENGTH = 4;
 
-/** One of 128 bits (TokenIndex.starting) for the first `length` characters of `text` (FNV-1a). */
-function startBit(text: string, length: number): number {
+/** Numbers of 32 bits in TokenIndex.starting. */
+export const STARTING = 8;
+
+/** Where in TokenIndex.starting the start of a word has its two bits. */
+export interface StartBits {
+  readonly at: number;
+  readonly mask: number;
+  readonly at2: number;
+  readonly mask2: number;
+}
+
+/** Two of the STARTING × 32 bits for the first `length` characters of `text` (FNV-1a, mixed: its low bits alone spread poorly). */
+function startBits(text: string, length: number): [number, number] {
   let hash = 0x811c9dc5;
   for (let i = 0; i < length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  // Mixed, as FNV's low bits alone spread poorly.
   hash ^= hash >>> 15;
   hash = Math.imul(hash, 0x2c1b3c6d);
   hash ^= hash >>> 12;
-  return (hash >>> 0) % 128;
+  const bits = STARTING * 32;
+  return [(hash >>> 0) % bits, (((hash >>> 16) ^ Math.imul(hash, 0x9e3779b1)) >>> 0) % bits];
 }
