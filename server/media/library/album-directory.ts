@@ -9,21 +9,14 @@ import { type Album, hidesLocation, isAlbum, titleOf, type TreeNode } from '../.
 import { TokenIndex } from './token-index.js';
 import { wordsOf } from './words.js';
 
-const ownWords = new WeakMap<Album, readonly string[]>();
-
 /** The words an album is found by: its title and description, and the names and titles of the folders on its path. */
-export function wordsOfAlbum(album: Album): readonly string[] {
-  let words = ownWords.get(album);
-  if (!words) {
-    const all = [...wordsOf(album.meta.title), ...wordsOf(album.meta.description ?? '')];
-    // Folder names are in the album's address; a plain folder's title is shown to all. An
-    // album above it is another matter (ancestors): its title may be locked.
-    for (let n: TreeNode | undefined = album; n?.parent; n = n.parent) {
-      all.push(...wordsOf(n.name));
-      if (!isAlbum(n)) all.push(...wordsOf(titleOf(n)));
-    }
-    words = [...new Set(all)];
-    ownWords.set(album, words);
+export function wordsOfAlbum(album: Album): string[] {
+  const words = [...wordsOf(album.meta.title), ...wordsOf(album.meta.description ?? '')];
+  // Folder names are in the album's address; a plain folder's title is shown to all. An
+  // album above it is another matter (ancestors): its title may be locked.
+  for (let n: TreeNode | undefined = album; n?.parent; n = n.parent) {
+    words.push(...wordsOf(n.name));
+    if (!isAlbum(n)) words.push(...wordsOf(titleOf(n)));
   }
   return words;
 }

@@ -30,6 +30,14 @@ export class Interner<T> {
 export interface Interners {
   readonly cameras: Interner<string>;
   readonly places: Interner<readonly string[]>;
+  /** Lists of the words all file names of an album have (AlbumSlice.namesEverywhere): few in a library. */
+  readonly everywhere: Interner<readonly string[]>;
+}
+
+/** The library's interners, empty. */
+export function newInterners(): Interners {
+  const list = (words: readonly string[]) => words.join('\u0000');
+  return { cameras: new Interner<string>((camera) => camera), places: new Interner(list), everywhere: new Interner(list) };
 }
 
 /** One file's facts as the library keeps them. */
@@ -74,11 +82,14 @@ export class AlbumSlice {
   readonly #hashStarts: Uint32Array;
   /** Words of file names. */
   readonly names: TokenIndex;
-  /** Words every file's name has ("img", "jpg"): a search finds all the album's files by them without a look. */
-  readonly namesEverywhere: readonly string[];
-  /** Cameras and place lists the album's files have, with how many files have each: a query counts by them, file by file only when it must. */
-  readonly cameraCounts: IdCounts;
-  readonly placeCounts: IdCounts;
+  /** The words every file's name has ("img", "jpg"), an id of Interners.everywhere: a search finds all the album's files by them without a look. */
+  readonly namesEverywhere: number;
+  /**
+   * Cameras and place lists the album's files have, with how many files have each (a query
+   * counts by them, file by file only when it must), in one array (an array costs more than
+   * its numbers here): cameras, places, then each's ids and counts (countsOf).
+   */
+  readonly #counts: Int32Array;
   /** Files per month, 'YYYY-MM'. */
   readonly months: ReadonlyMap<string, number>;
   #captions: { of: ReadonlyMap<string, string>; index: TokenIndex } | undefined;
@@ -88,6 +99,7 @@ export class AlbumSlice {
     /** The media list the files' numbers refer to (an album's, as of one scan). */
     readonly media: readonly MediaItem[],
     rows: Row[],
+    interners: Interners,
   ) {
     rows.sort((a, b) => b.sortTime - a.sortTime || compareNames(media[a.itemAt] as MediaItem, media[b.itemAt] as MediaItem));
     const n = rows.length;
@@ -121,10 +133,11 @@ export class AlbumSlice {
       months.set(month, (months.get(month) ?? 0) + 1);
     });
     this.months = months;
-    this.cameraCounts = idCounts(this.camera);
-    this.placeCounts = idCounts(this.places);
+    const cameras = idCounts(this.camera);
+    const places = idCounts(this.places);
+    this.#counts = Int32Array.from([cameras.size, places.size, ...cameras.keys(), ...cameras.values(), ...places.keys(), ...places.values()]);
     this.names = TokenIndex.build(n, (i) => wordsOf((media[this.itemAt[i] as number] as MediaItem).name));
-    this.namesEverywhere = n > 0 ? this.names.everywhere(n) : [];
+    this.namesEverywhere = interners.everywhere.id(n > 0 ? this.names.everywhere(n) : []);
   }
 
   /** The slice of an album's facts record: one entry per file of `media` the record knows (a Live Photo's movie is not one). */
@@ -140,11 +153,11 @@ export class AlbumSlice {
       // its own album's access: never here, where the link's album might open what its own does not.
       if (itemAt !== undefined && !stored.elsewhere) rows.push(rowOf(itemAt, stored, interners));
     }
-    return new AlbumSlice(path, media, rows);
+    return new AlbumSlice(path, media, rows, interners);
   }
 
   /** This slice for the album's media list as a rescan made it: files gone are left out, the others renumbered. */
-  remapped(media: readonly MediaItem[]): AlbumSlice {
+  remapped(media: readonly MediaItem[], interners: Interners): AlbumSlice {
     const at = new Map<string, number>();
     media.forEach((item, i) => {
       at.set(item.name, i);
@@ -154,7 +167,16 @@ export class AlbumSlice {
       const itemAt = at.get((this.media[this.itemAt[i] as number] as MediaItem).name);
       if (itemAt !== undefined) rows.push({ ...this.#row(i), itemAt });
     }
-    return new AlbumSlice(this.path, media, rows);
+    return new AlbumSlice(this.path, media, rows, interners);
+  }
+
+  /** The album's cameras (or place lists) and how many of its files have each. */
+  countsOf(kind: 'camera' | 'places'): IdCounts {
+    const cameras = this.#counts[0] as number;
+    const places = this.#counts[1] as number;
+    const from = kind === 'camera' ? 2 : 2 + 2 * cameras;
+    const size = kind === 'camera' ? cameras : places;
+    return { ids: this.#counts.subarray(from, from + size), counts: this.#counts.subarray(from + size, from + 2 * size) };
   }
 
   item(i: number): MediaItem {
@@ -218,10 +240,10 @@ export interface IdCounts {
   readonly counts: Int32Array;
 }
 
-function idCounts(column: Int16Array | Int32Array): IdCounts {
+function idCounts(column: Int16Array | Int32Array): Map<number, number> {
   const counts = new Map<number, number>();
   for (const id of column) if (id !== NONE) counts.set(id, (counts.get(id) ?? 0) + 1);
-  return { ids: Int32Array.from(counts.keys()), counts: Int32Array.from(counts.values()) };
+  return counts;
 }
 
 /** Names in the album's order of files with equal times: as strings compare (stable, locale-free). */

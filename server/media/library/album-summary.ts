@@ -9,7 +9,7 @@
  * Made again (a pass over albums, not files) when the library's slices changed since.
  */
 import type { AlbumDirectory } from './album-directory.js';
-import { type AlbumSlice, type IdCounts, Interner } from './album-slice.js';
+import type { AlbumSlice, IdCounts } from './album-slice.js';
 import { STARTING } from './token-index.js';
 
 /** Per album, ids and counts side by side in two arrays: album n's are `starts[n]` to `starts[n + 1]`. */
@@ -45,9 +45,8 @@ export class AlbumSummary {
   readonly oldest: Float64Array;
   /** TokenIndex.starting of the album's file names, STARTING numbers an album. */
   readonly nameStarts: Int32Array;
-  /** Which list of `everywhere` the album's names all have (AlbumSlice.namesEverywhere). */
+  /** Which list of Interners.everywhere the album's names all have (AlbumSlice.namesEverywhere). */
   readonly everywhereId: Int32Array;
-  readonly everywhere = new Interner<readonly string[]>((words) => words.join('\n'));
   readonly cameras: CountsByAlbum;
   readonly places: CountsByAlbum;
 
@@ -70,9 +69,9 @@ export class AlbumSummary {
       this.newest[n] = slice.sortTime[0] as number;
       this.oldest[n] = slice.sortTime[slice.count - 1] as number;
       for (let k = 0; k < STARTING; k++) this.nameStarts[n * STARTING + k] = slice.names.starting[k] as number;
-      this.everywhereId[n] = this.everywhere.id(slice.namesEverywhere);
+      this.everywhereId[n] = slice.namesEverywhere;
     });
-    this.cameras = countsByAlbum(this.slices, (slice) => slice.cameraCounts);
-    this.places = countsByAlbum(this.slices, (slice) => slice.placeCounts);
+    this.cameras = countsByAlbum(this.slices, (slice) => slice.countsOf('camera'));
+    this.places = countsByAlbum(this.slices, (slice) => slice.countsOf('places'));
   }
 }

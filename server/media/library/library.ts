@@ -17,7 +17,7 @@ import { inBatches } from '../../core/in-batches.js';
 import type { Logger } from '../../core/logger.js';
 import type { Stored } from '../dimensions-file.js';
 import { AlbumDirectory } from './album-directory.js';
-import { AlbumSlice, Interner, type Interners } from './album-slice.js';
+import { AlbumSlice, type Interners, newInterners } from './album-slice.js';
 import { AlbumSummary } from './album-summary.js';
 import { parseQuery } from './date-phrases.js';
 import { mergeNewest, type Picked, type Run } from './newest-merge.js';
@@ -114,7 +114,7 @@ function decodeCursor(cursor: string): { time: number; path: string; name: strin
 
 export function createLibrary(opts: LibraryOptions): LibraryIndex {
   const { index, readFacts, log } = opts;
-  const interners: Interners = { cameras: new Interner<string>((c) => c), places: new Interner<readonly string[]>((p) => p.join('\u0000')) };
+  const interners: Interners = newInterners();
   const slices = new Map<string, AlbumSlice>();
   /** Albums whose record is being read, or was: read once; after that, `update` keeps them. */
   const known = new Set<string>();
@@ -168,7 +168,7 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
   function sliceOf(album: Album): AlbumSlice | undefined {
     const slice = slices.get(album.path);
     if (!slice || slice.media === album.media) return slice;
-    const remapped = slice.remapped(album.media);
+    const remapped = slice.remapped(album.media, interners);
     slices.set(album.path, remapped);
     return remapped;
   }

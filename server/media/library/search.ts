@@ -32,7 +32,7 @@ interface Alternative {
   readonly albums?: Uint8Array;
   /** The bits of TokenIndex.starting the text's start sets (AlbumSummary.nameStarts). */
   readonly start?: StartBits;
-  /** 1 for the lists of AlbumSummary.everywhere with a word the text starts. */
+  /** 1 for the lists of Interners.everywhere with a word the text starts. */
   readonly everywhere?: Uint8Array;
 }
 
@@ -66,7 +66,7 @@ export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners
         directory.words.forEach(text, (n) => {
           albums[n] = 1;
         });
-        const everywhere = maskOf(summary.everywhere.values, (words) => [...words], text).mask;
+        const everywhere = maskOf(interners.everywhere.values, (words) => [...words], text).mask;
         byText = { albums, everywhere, start: TokenIndex.startOf(text) };
       }
       return {
