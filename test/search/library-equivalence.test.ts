@@ -18,7 +18,7 @@ import { quietLogger } from '../support/capture-logger.js';
 import { node, TreeIndex } from './library-fixture.js';
 
 const WORDS = ['lisbon', 'lisboa', 'beach', 'Bäckerei', 'snow', 'sea', 'season', 'grandma', 'party', 'tram', 'école', 'kraków', 'istanbul', 'porto'];
-const CAMERAS = ['Canon EOS R6', 'Canon PowerShot', 'Apple iPhone 15 Pro', 'Nikon Z6', 'Fujifilm X100V'];
+const CAMERAS = ['Leica Q2', 'Canon EOS R6', 'Canon PowerShot', 'Apple iPhone 15 Pro', 'Nikon Z6', 'Fujifilm X100V'];
 const PLACES = [['Lisbon', 'Portugal'], ['Porto', 'Portugal'], ['Kraków', 'Poland'], ['Sea Point', 'South Africa'], ['Beach Town']];
 
 /** A seeded sequence: a failure is the same library and queries every run. */
@@ -246,20 +246,31 @@ describe('library search: the same answers as a plain filter over every file', f
     const library = createLibrary({ index, readFacts: async (path) => built.records.get(path) ?? new Map(), log: quietLogger });
     await library.ready();
     const dates = datesOf(built);
-    const check = (albums: readonly Album[]) => {
-      for (let q = 0; q < 60; q++) {
+    const check = (albums: readonly Album[], queries = 60) => {
+      for (let q = 0; q < queries; q++) {
         const query = randomQuery(r, dates);
         expect(shown(library.search(albums, query, 1)), `"${query}"`).to.deep.equal(reference(built, albums, query, 1));
       }
     };
     check(built.albums);
-    // New facts for some albums: other dates, cameras, places.
-    for (const album of built.albums.filter(() => r.chance(0.3))) {
+    // New facts for some albums, one at a time and searched in between (the search's summary
+    // follows album by album): other dates, one camera for all, or every camera and place
+    // (more than the album had room for), or none at all.
+    for (const album of built.albums.filter(() => r.chance(0.4))) {
+      const change = r.int(3);
       const record = new Map(
-        [...(built.records.get(album.path) ?? new Map<string, Stored>())].map(([name, s]) => [name, { ...s, taken: wallClock(r), camera: r.pick(CAMERAS) }]),
+        [...(built.records.get(album.path) ?? new Map<string, Stored>())].map(([name, s], i) => [
+          name,
+          change === 0
+            ? { ...s, taken: wallClock(r), camera: 'Leica Q2' }
+            : change === 1
+              ? { ...s, camera: CAMERAS[i % CAMERAS.length], places: PLACES[i % PLACES.length] }
+              : { ...s, camera: undefined, places: undefined },
+        ]),
       );
       built.records.set(album.path, record);
       library.update(album.path, record);
+      check(built.albums, 8);
     }
     check(built.albums);
     // A rescan: a new tree (new album nodes), the same records.

@@ -54,4 +54,12 @@ export class AlbumDirectory {
   numberOf(album: Album): number | undefined {
     return this.#numbers.get(album);
   }
+
+  /** The number of the album at `path` (the first: a directory of one snapshot has one). */
+  numberAt(path: string): number | undefined {
+    this.#paths ??= new Map(this.albums.map((album, n) => [album.path, n]));
+    return this.#paths.get(path);
+  }
+
+  #paths: Map<string, number> | undefined;
 }

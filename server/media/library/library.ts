@@ -124,12 +124,14 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
   /** The albums of the tree as search last saw it (album-directory.ts): made again when a query names an album it lacks. */
   let directory: AlbumDirectory | undefined;
 
-  /** Counts the changes to `slices` other than renumbering (a search's summary holds while it is the same). */
+  /** Counts the changes to `slices` other than renumbering; `changed`: the albums they were to, since the summary was brought up to date. */
   let generation = 0;
+  const changed = new Set<string>();
 
   function put(album: Album, entries: Iterable<readonly [string, Stored]>): void {
     slices.set(album.path, AlbumSlice.fromRecord(album.path, album.media, entries, interners));
     generation++;
+    changed.add(album.path);
   }
 
   async function load(paths: readonly string[]): Promise<void> {
@@ -154,6 +156,7 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
       known.delete(path);
       slices.delete(path);
       generation++;
+      changed.add(path);
       updatedDuring.delete(path);
     }
     directory = undefined;
@@ -178,8 +181,17 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
 
   function summaryOf(within: AlbumDirectory): AlbumSummary {
     // Renumbering (sliceOf) changes no generation: the summary holds the slices it made.
-    if (summary?.directory !== within || summary.generation !== generation)
-      summary = new AlbumSummary(within, generation, (n) => sliceOf(within.albums[n] as Album));
+    if (summary?.directory === within && summary.generation === generation) return summary;
+    const current = summary?.directory === within && changed.size <= within.albums.length / 8 ? summary : undefined;
+    const fits =
+      current !== undefined &&
+      [...changed].every((path) => {
+        const n = within.numberAt(path);
+        return n === undefined || current.update(n, sliceOf(within.albums[n] as Album));
+      });
+    summary = fits ? current : new AlbumSummary(within, generation, (n) => sliceOf(within.albums[n] as Album));
+    summary.generation = generation;
+    changed.clear();
     return summary;
   }
 
