@@ -10,6 +10,11 @@
  * rescan, files gone (a slice follows its album's media list, renumbered on first use after a
  * rescan). It never reads a media file. Kept as columns per album (album-slice.ts): about 100
  * bytes a file (docs/benchmarks.md, figure `search`).
+ *
+ * Search adds, per album rather than per file, the albums' own words (album-directory.ts, one
+ * per tree) and a summary of every album side by side (album-summary.ts, kept current album by
+ * album): most albums are decided from these without a look at their files (search.ts), and
+ * files are listed only for the albums a page needs (search-page.ts).
  */
 import type { Album } from '../../core/albums/album-tree.js';
 import { hidesLocation, type MediaItem } from '../../core/albums/album-tree.js';
@@ -160,12 +165,21 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
       updatedDuring.delete(path);
     }
     directory = undefined;
+    prepareDirectory();
     const fresh = [...now].filter((path) => !known.has(path));
     if (fresh.length > 0) void load(fresh);
   }
 
+  /** The albums' words for search, made for a new tree outside any request (at 5,000 albums a search would wait 20–150 ms for them). */
+  function prepareDirectory(): void {
+    setImmediate(() => {
+      if (!closed && directory === undefined) directory = new AlbumDirectory(index.albums());
+    });
+  }
+
   index.on('change', onChange);
   const started = load([...index.albums()].map((album) => album.path));
+  void started.then(prepareDirectory);
 
   /** The album's slice for its media list as it is now (renumbered once after a rescan changed it). */
   function sliceOf(album: Album): AlbumSlice | undefined {
