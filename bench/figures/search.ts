@@ -75,7 +75,7 @@ export async function searchLoad(ctx: BenchContext): Promise<BenchRow[]> {
           'MB',
           { max: 150 },
           null,
-          `RSS difference around its build (${built} ms); heap +${heap} MB, array buffers +${buffers} MB`,
+          `RSS difference around its build (${built} ms) and first search; heap +${heap} MB, array buffers +${buffers} MB`,
         ),
       );
     }
