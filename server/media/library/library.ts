@@ -26,7 +26,8 @@ import { AlbumSlice, type Interners, newInterners } from './album-slice.js';
 import { AlbumSummary } from './album-summary.js';
 import { parseQuery } from './date-phrases.js';
 import { mergeNewest, type Picked, type Run } from './newest-merge.js';
-import { findCandidates, prepareQuery } from './search.js';
+import { findCandidates } from './search.js';
+import { prepareQuery } from './search-query.js';
 import { pickPage } from './search-page.js';
 
 export interface LibraryFile {

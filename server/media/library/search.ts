@@ -8,79 +8,17 @@
  * camera all its files share), by none (no word, camera, place or date of it there), or by
  * files that can be counted from what the album keeps (one word's files, the files of some
  * cameras or places, a run of dates). Only an album where two terms each match some of its
- * files, or one term matches in several ways, is marked file by file. The files of an album
- * are listed only when a page needs them (search-page.ts).
+ * files, or one term matches in several ways, is crossed or marked file by file (several
+ * terms met by cameras alone, or places alone, are counted as one). The files of an album are
+ * listed only when a page needs them (search-page.ts); the query's lookups are search-query.ts.
  */
 import type { Album } from '../../core/albums/album-tree.js';
-import type { AlbumSlice, Interners } from './album-slice.js';
+import type { AlbumSlice } from './album-slice.js';
 import type { AlbumSummary, CountsByAlbum } from './album-summary.js';
-import { type DateTerm, onMonthDay, type QueryTerm, rangeOf } from './date-phrases.js';
+import { type DateTerm, onMonthDay } from './date-phrases.js';
 import { Candidate } from './search-page.js';
-import { STARTING, type StartBits, TokenIndex } from './token-index.js';
-import { wordsOf } from './words.js';
-
-/** What of the query matched cameras, place lists and albums' own words of the whole library, found once per query. */
-interface Alternative {
-  readonly text?: string;
-  readonly date?: DateTerm;
-  readonly range?: { from: number; to: number };
-  readonly cameras: Uint8Array;
-  readonly places: Uint8Array;
-  readonly anyCamera: boolean;
-  readonly anyPlace: boolean;
-  /** 1 for the directory's albums whose own words the text starts. */
-  readonly albums?: Uint8Array;
-  /** The bits of TokenIndex.starting the text's start sets (AlbumSummary.nameStarts). */
-  readonly start?: StartBits;
-  /** 1 for the lists of Interners.everywhere with a word the text starts. */
-  readonly everywhere?: Uint8Array;
-}
-
-export type PreparedQuery = readonly (readonly Alternative[])[];
-
-/** Looks up once what each term's text matches among the cameras, place lists and albums the library knows. */
-export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners, summary: AlbumSummary): PreparedQuery {
-  const { directory } = summary;
-  const maskOf = <T>(values: readonly T[], words: (value: T) => string[], text: string | undefined) => {
-    const mask = new Uint8Array(values.length);
-    let any = false;
-    if (text !== undefined) {
-      values.forEach((value, id) => {
-        if (words(value).some((word) => word.startsWith(text))) {
-          mask[id] = 1;
-          any = true;
-        }
-      });
-    }
-    return { mask, any };
-  };
-  return terms.map((alternatives) =>
-    alternatives.map((term) => {
-      const cameras = maskOf(interners.cameras.values, wordsOf, term.text);
-      const places = maskOf(interners.places.values, (list) => list.flatMap(wordsOf), term.text);
-      const range = term.date && rangeOf(term.date);
-      const text = term.text;
-      let byText = {};
-      if (text !== undefined) {
-        const albums = new Uint8Array(directory.albums.length);
-        directory.words.forEach(text, (n) => {
-          albums[n] = 1;
-        });
-        const everywhere = maskOf(interners.everywhere.values, (words) => [...words], text).mask;
-        byText = { albums, everywhere, start: TokenIndex.startOf(text) };
-      }
-      return {
-        ...term,
-        ...(range ? { range } : {}),
-        ...byText,
-        cameras: cameras.mask,
-        places: places.mask,
-        anyCamera: cameras.any,
-        anyPlace: places.any,
-      };
-    }),
-  );
-}
+import type { Alternative, PreparedQuery } from './search-query.js';
+import { STARTING, type StartBits, type TokenIndex } from './token-index.js';
 
 /** How a term meets an album's files: no file, every file, a number of them (where: `Found`), or some, to be marked file by file. */
 const NONE = 0;
@@ -110,7 +48,8 @@ class Found {
 
 // Reused by every album of every query: a search allocates per album it finds, not per album it looks at.
 const found = new Found();
-const counted = new Found();
+/** The counted terms of the album at hand, in order. */
+const counted: Found[] = [new Found()];
 let open = new Uint8Array(8);
 
 /**
@@ -135,6 +74,7 @@ export function findCandidates(
   }
   if (open.length < query.length) open = new Uint8Array(query.length);
   const candidates: Candidate[] = [];
+  const combined: Combined[] = [];
   const byWords: Album[] = [];
   let total = 0;
   for (let k = 0; k < albums.length; k++) {
@@ -150,28 +90,40 @@ export function findCandidates(
     const count = summary.count[n] as number;
     if (count === 0) continue;
     let some = 0;
-    let kind = ALL;
-    for (let g = 0; g < query.length && kind !== NONE; g++) {
+    let none = false;
+    let marks = false;
+    for (let g = 0; g < query.length && !none; g++) {
       if (open[g] === 0) continue;
       const met = meetsOf(summary, n, query[g] as readonly Alternative[], found);
-      if (met === NONE) kind = NONE;
-      else if (met !== ALL) {
+      if (met === NONE) none = true;
+      else if (met === MARK) marks = true;
+      else if (met === COUNT) {
+        if (counted.length <= some) counted.push(new Found());
+        (counted[some] as Found).set(found.count, found.from, found.to, found.list, found.mask, found.column);
         some++;
-        kind = met;
-        if (met === COUNT) counted.set(found.count, found.from, found.to, found.list, found.mask, found.column);
       }
     }
-    if (kind === NONE) continue;
+    if (none) continue;
     const slice = summary.slices[n] as AlbumSlice;
     let candidate: Candidate;
-    if (some === 0) candidate = new Candidate(album, slice, count, 0, count, summary.newest[n] as number);
-    else if (some === 1 && kind === COUNT) {
-      const { list, from, mask } = counted;
+    if (some === 0 && !marks) candidate = new Candidate(album, slice, count, 0, count, summary.newest[n] as number);
+    else if (some === 1 && !marks) {
+      const { list, from, mask, column, to } = counted[0] as Found;
       // The newest matching file's time where it is at hand, else the album's newest: never older than it.
       const bound = list ? (slice.sortTime[list[0] as number] as number) : mask ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
-      candidate = new Candidate(album, slice, counted.count, from, counted.to, bound, list, mask, counted.column);
+      candidate = new Candidate(album, slice, (counted[0] as Found).count, from, to, bound, list, mask, column);
+    } else if (!marks && sameIds(counted, some)) {
+      // Several terms met by cameras alone ("iphone 15") or places alone: counted as one, by the cameras (places) all of them have.
+      const { column } = counted[0] as Found;
+      const mask = masksTogether(combined, counted, some);
+      const met = countIds(column === 'camera' ? summary.cameras : summary.places, n, mask);
+      if (met === 0) continue;
+      const newest = summary.newest[n] as number;
+      candidate =
+        met === count ? new Candidate(album, slice, count, 0, count, newest) : new Candidate(album, slice, met, 0, count, newest, undefined, mask, column);
     } else {
-      const list = marked(slice, album, query, directory.hides[n] === 0);
+      // Several terms each met by some files: where each is counted, their files are crossed in one pass; else marked term by term.
+      const list = marks ? marked(slice, album, query, directory.hides[n] === 0) : crossed(slice, counted, some);
       if (list.length === 0) continue;
       candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
     }
@@ -242,11 +194,39 @@ function byWord(index: TokenIndex, text: string, count: number, out: Found): num
   return words.entries ? out.set(words.entries.length, 0, 0, words.entries) : MARK;
 }
 
-/** Files whose camera (or place list) is one of `mask`'s: counted from the album's counts per id. */
-function byIds(counts: CountsByAlbum, n: number, total: number, mask: Uint8Array, column: 'camera' | 'places', out: Found): number {
+/** Whether every counted term is met by cameras alone, or every one by places alone. */
+function sameIds(counted: readonly Found[], terms: number): boolean {
+  const { column } = counted[0] as Found;
+  for (let k = 0; k < terms; k++) if (!(counted[k] as Found).mask || (counted[k] as Found).column !== column) return false;
+  return true;
+}
+
+/** Masks of cameras (places) several terms met, and the ids all of them marked: one per query and set of terms. */
+interface Combined {
+  readonly masks: readonly Uint8Array[];
+  readonly mask: Uint8Array;
+}
+
+function masksTogether(combined: Combined[], counted: readonly Found[], terms: number): Uint8Array {
+  const masks = counted.slice(0, terms).map((term) => term.mask as Uint8Array);
+  const known = combined.find((c) => c.masks.length === masks.length && c.masks.every((mask, k) => mask === masks[k]));
+  if (known) return known.mask;
+  const mask = (masks[0] as Uint8Array).map((marked, id) => (marked === 1 && masks.every((m) => m[id] === 1) ? 1 : 0));
+  combined.push({ masks, mask });
+  return mask;
+}
+
+/** Files of album n whose camera (or place list) is one of `mask`'s, from its counts per id. */
+function countIds(counts: CountsByAlbum, n: number, mask: Uint8Array): number {
   let count = 0;
   const end = counts.starts[n + 1] as number;
   for (let k = counts.starts[n] as number; k < end; k++) if (mask[counts.ids[k] as number] === 1) count += counts.counts[k] as number;
+  return count;
+}
+
+/** Files whose camera (or place list) is one of `mask`'s: counted from the album's counts per id. */
+function byIds(counts: CountsByAlbum, n: number, total: number, mask: Uint8Array, column: 'camera' | 'places', out: Found): number {
+  const count = countIds(counts, n, mask);
   if (count === 0) return NONE;
   if (count === total) return ALL;
   return out.set(count, 0, total, undefined, mask, column);
@@ -282,6 +262,48 @@ function byMonthDay(newest: number, oldest: number, date: DateTerm): number {
 
 /** Scratch space for marking an album's files: grown to the largest album, reused by every query. */
 let levels = new Int32Array(1024);
+
+/** The files every one of `terms` counted (ranges, lists, cameras or places), in one pass over the album's files they leave, newest first. */
+function crossed(slice: AlbumSlice, counted: readonly Found[], terms: number): Int32Array {
+  let from = 0;
+  let to = slice.count;
+  for (let k = 0; k < terms; k++) {
+    const term = counted[k] as Found;
+    if (term.list || term.mask) continue;
+    from = Math.max(from, term.from);
+    to = Math.min(to, term.to);
+  }
+  if (to <= from) return new Int32Array(0);
+  if (levels.length < slice.count) levels = new Int32Array(slice.count);
+  levels.fill(0, from, to);
+  let level = 0;
+  for (let k = 0; k < terms; k++) {
+    const { list, mask, column } = counted[k] as Found;
+    if (list) {
+      for (let j = 0; j < list.length; j++) {
+        const i = list[j] as number;
+        if (i >= from && i < to && levels[i] === level) levels[i] = level + 1;
+      }
+    } else if (mask) {
+      // A loop per column: one loop reading both kinds of typed array reads each slowly.
+      if (column === 'camera') crossIds(slice.camera, mask, from, to, level);
+      else crossIds(slice.places, mask, from, to, level);
+    } else continue;
+    level++;
+  }
+  let count = 0;
+  for (let i = from; i < to; i++) if (levels[i] === level) count++;
+  const files = new Int32Array(count);
+  for (let i = from, j = 0; i < to; i++) if (levels[i] === level) files[j++] = i;
+  return files;
+}
+
+function crossIds<Column extends Int16Array | Int32Array>(ids: Column, mask: Uint8Array, from: number, to: number, level: number): void {
+  for (let i = from; i < to; i++) {
+    const id = ids[i] as number;
+    if (id >= 0 && mask[id] === 1 && levels[i] === level) levels[i] = level + 1;
+  }
+}
 
 /** The files meeting every term the album's words do not (`open`), marked file by file, newest first. */
 function marked(slice: AlbumSlice, album: Album, query: PreparedQuery, showsPlaces: boolean): Int32Array {
