@@ -10,8 +10,9 @@ import { mergeNewest, type Picked, type Run } from './newest-merge.js';
 
 /**
  * An album with `count` files matching a query, newest first: those numbered in `list`, else
- * those `from` to `to` whose camera or place list (`by`) is marked in `mask` (listed when a page needs them),
- * else files `from` to `to`. One shape for all: a search makes thousands.
+ * those `from` to `to` whose camera is marked in `cameras` and place list in `places` (where
+ * given; listed when a page needs them), else files `from` to `to`. One shape for all: a
+ * search makes thousands.
  */
 export class Candidate {
   constructor(
@@ -23,22 +24,31 @@ export class Candidate {
     /** The time of its newest matching file, or a time none of them is newer than. */
     readonly bound: number,
     readonly list?: Int32Array,
-    readonly mask?: Uint8Array,
-    readonly by?: 'camera' | 'places',
+    readonly cameras?: Uint8Array,
+    readonly places?: Uint8Array,
   ) {}
 
   run(): Run {
-    const { album, slice, list, mask, by } = this;
+    const { album, slice, list } = this;
     if (list) return { album, slice, list, at: 0, end: list.length };
-    if (!mask || !by) return { album, slice, at: this.from, end: this.to };
-    const column = by === 'camera' ? slice.camera : slice.places;
+    if (!this.cameras && !this.places) return { album, slice, at: this.from, end: this.to };
     const made = new Int32Array(this.count);
-    for (let i = this.from, j = 0; i < this.to; i++) {
-      const id = column[i] as number;
-      if (id >= 0 && mask[id] === 1) made[j++] = i;
-    }
+    for (let i = this.from, j = 0; i < this.to; i++) if (hasBoth(slice, i, this.cameras, this.places)) made[j++] = i;
     return { album, slice, list: made, at: 0, end: made.length };
   }
+}
+
+/** Whether file i's camera is one of `cameras` and its place list one of `places` (where given). */
+export function hasBoth(slice: AlbumSlice, i: number, cameras: Uint8Array | undefined, places: Uint8Array | undefined): boolean {
+  if (cameras) {
+    const id = slice.camera[i] as number;
+    if (id < 0 || cameras[id] !== 1) return false;
+  }
+  if (places) {
+    const id = slice.places[i] as number;
+    if (id < 0 || places[id] !== 1) return false;
+  }
+  return true;
 }
 
 /** Files of a run newer than `time`. */

@@ -16,7 +16,7 @@ import type { Album } from '../../core/albums/album-tree.js';
 import type { AlbumSlice } from './album-slice.js';
 import type { AlbumSummary, CountsByAlbum } from './album-summary.js';
 import { type DateTerm, onMonthDay } from './date-phrases.js';
-import { Candidate } from './search-page.js';
+import { Candidate, hasBoth } from './search-page.js';
 import type { Alternative, PreparedQuery } from './search-query.js';
 import { STARTING, type StartBits, type TokenIndex } from './token-index.js';
 
@@ -106,26 +106,34 @@ export function findCandidates(
     if (none) continue;
     const slice = summary.slices[n] as AlbumSlice;
     let candidate: Candidate;
-    if (some === 0 && !marks) candidate = new Candidate(album, slice, count, 0, count, summary.newest[n] as number);
-    else if (some === 1 && !marks) {
-      const { list, from, mask, column, to } = counted[0] as Found;
-      // The newest matching file's time where it is at hand, else the album's newest: never older than it.
-      const bound = list ? (slice.sortTime[list[0] as number] as number) : mask ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
-      candidate = new Candidate(album, slice, (counted[0] as Found).count, from, to, bound, list, mask, column);
-    } else if (!marks && sameIds(counted, some)) {
-      // Several terms met by cameras alone ("iphone 15") or places alone: counted as one, by the cameras (places) all of them have.
-      const { column } = counted[0] as Found;
-      const mask = masksTogether(combined, counted, some);
-      const met = countIds(column === 'camera' ? summary.cameras : summary.places, n, mask);
-      if (met === 0) continue;
-      const newest = summary.newest[n] as number;
-      candidate =
-        met === count ? new Candidate(album, slice, count, 0, count, newest) : new Candidate(album, slice, met, 0, count, newest, undefined, mask, column);
-    } else {
-      // Several terms each met by some files: where each is counted, their files are crossed in one pass; else marked term by term.
-      const list = marks ? marked(slice, album, query, directory.hides[n] === 0) : crossed(slice, counted, some);
+    if (marks) {
+      const list = marked(slice, album, query, directory.hides[n] === 0);
       if (list.length === 0) continue;
       candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
+    } else if (some === 1 && (counted[0] as Found).list) {
+      const { list, count: met } = counted[0] as Found;
+      candidate = new Candidate(album, slice, met, 0, 0, slice.sortTime[(list as Int32Array)[0] as number] as number, list);
+    } else {
+      // Every term counted: a run of dates, cameras, places (each kind's terms as one mask), a word's files.
+      const { from, to, lists, cameras, places } = termsTogether(counted, some, count, combined);
+      if (to <= from) continue;
+      if (lists > 0) {
+        const list = crossed(slice, counted, some, from, to);
+        if (list.length === 0) continue;
+        candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
+      } else {
+        // From the albums' counts where one kind over all the album says; else a pass over its files, listed only if a page needs them.
+        const met =
+          from === 0 && to === count && !(cameras && places)
+            ? cameras || places
+              ? countIds(cameras ? summary.cameras : summary.places, n, (cameras ?? places) as Uint8Array)
+              : count
+            : countBoth(slice, from, to, cameras, places);
+        if (met === 0) continue;
+        const bound = from === 0 ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
+        candidate =
+          met === to - from ? new Candidate(album, slice, met, from, to, bound) : new Candidate(album, slice, met, from, to, bound, undefined, cameras, places);
+      }
     }
     candidates.push(candidate);
     total += candidate.count;
@@ -194,26 +202,57 @@ function byWord(index: TokenIndex, text: string, count: number, out: Found): num
   return words.entries ? out.set(words.entries.length, 0, 0, words.entries) : MARK;
 }
 
-/** Whether every counted term is met by cameras alone, or every one by places alone. */
-function sameIds(counted: readonly Found[], terms: number): boolean {
-  const { column } = counted[0] as Found;
-  for (let k = 0; k < terms; k++) if (!(counted[k] as Found).mask || (counted[k] as Found).column !== column) return false;
-  return true;
-}
-
 /** Masks of cameras (places) several terms met, and the ids all of them marked: one per query and set of terms. */
 interface Combined {
   readonly masks: readonly Uint8Array[];
   readonly mask: Uint8Array;
 }
 
-function masksTogether(combined: Combined[], counted: readonly Found[], terms: number): Uint8Array {
-  const masks = counted.slice(0, terms).map((term) => term.mask as Uint8Array);
-  const known = combined.find((c) => c.masks.length === masks.length && c.masks.every((mask, k) => mask === masks[k]));
-  if (known) return known.mask;
+/** What the counted terms leave together: a run of files, how many lists, one mask of cameras and one of places. */
+function termsTogether(
+  counted: readonly Found[],
+  terms: number,
+  count: number,
+  combined: Combined[],
+): { from: number; to: number; lists: number; cameras: Uint8Array | undefined; places: Uint8Array | undefined } {
+  let from = 0;
+  let to = count;
+  let lists = 0;
+  for (let k = 0; k < terms; k++) {
+    const term = counted[k] as Found;
+    if (term.list) lists++;
+    else if (!term.mask) {
+      from = Math.max(from, term.from);
+      to = Math.min(to, term.to);
+    }
+  }
+  return { from, to, lists, cameras: masksOf(counted, terms, 'camera', combined), places: masksOf(counted, terms, 'places', combined) };
+}
+
+/** The one mask of the terms' cameras (or places): the ids all of them marked; undefined when none is of that kind. */
+function masksOf(counted: readonly Found[], terms: number, column: 'camera' | 'places', combined: Combined[]): Uint8Array | undefined {
+  const masks: Uint8Array[] = [];
+  for (let k = 0; k < terms; k++) {
+    const term = counted[k] as Found;
+    if (term.mask && term.column === column) masks.push(term.mask);
+  }
+  if (masks.length <= 1) return masks[0];
+  for (const known of combined) {
+    if (known.masks.length !== masks.length) continue;
+    let same = true;
+    for (let k = 0; k < masks.length && same; k++) same = known.masks[k] === masks[k];
+    if (same) return known.mask;
+  }
   const mask = (masks[0] as Uint8Array).map((marked, id) => (marked === 1 && masks.every((m) => m[id] === 1) ? 1 : 0));
   combined.push({ masks, mask });
   return mask;
+}
+
+/** Files `from` to `to` whose camera is one of `cameras` and place list one of `places` (where given). */
+function countBoth(slice: AlbumSlice, from: number, to: number, cameras: Uint8Array | undefined, places: Uint8Array | undefined): number {
+  let count = 0;
+  for (let i = from; i < to; i++) if (hasBoth(slice, i, cameras, places)) count++;
+  return count;
 }
 
 /** Files of album n whose camera (or place list) is one of `mask`'s, from its counts per id. */
@@ -263,17 +302,8 @@ function byMonthDay(newest: number, oldest: number, date: DateTerm): number {
 /** Scratch space for marking an album's files: grown to the largest album, reused by every query. */
 let levels = new Int32Array(1024);
 
-/** The files every one of `terms` counted (ranges, lists, cameras or places), in one pass over the album's files they leave, newest first. */
-function crossed(slice: AlbumSlice, counted: readonly Found[], terms: number): Int32Array {
-  let from = 0;
-  let to = slice.count;
-  for (let k = 0; k < terms; k++) {
-    const term = counted[k] as Found;
-    if (term.list || term.mask) continue;
-    from = Math.max(from, term.from);
-    to = Math.min(to, term.to);
-  }
-  if (to <= from) return new Int32Array(0);
+/** The files every one of `terms` counted (one word's files among them) from `from` to `to`, crossed term by term, newest first. */
+function crossed(slice: AlbumSlice, counted: readonly Found[], terms: number, from: number, to: number): Int32Array {
   if (levels.length < slice.count) levels = new Int32Array(slice.count);
   levels.fill(0, from, to);
   let level = 0;
@@ -285,9 +315,8 @@ function crossed(slice: AlbumSlice, counted: readonly Found[], terms: number): I
         if (i >= from && i < to && levels[i] === level) levels[i] = level + 1;
       }
     } else if (mask) {
-      // A loop per column: one loop reading both kinds of typed array reads each slowly.
-      if (column === 'camera') crossIds(slice.camera, mask, from, to, level);
-      else crossIds(slice.places, mask, from, to, level);
+      for (let i = from; i < to; i++)
+        if (levels[i] === level && hasBoth(slice, i, column === 'camera' ? mask : undefined, column === 'places' ? mask : undefined)) levels[i] = level + 1;
     } else continue;
     level++;
   }
@@ -296,13 +325,6 @@ function crossed(slice: AlbumSlice, counted: readonly Found[], terms: number): I
   const files = new Int32Array(count);
   for (let i = from, j = 0; i < to; i++) if (levels[i] === level) files[j++] = i;
   return files;
-}
-
-function crossIds<Column extends Int16Array | Int32Array>(ids: Column, mask: Uint8Array, from: number, to: number, level: number): void {
-  for (let i = from; i < to; i++) {
-    const id = ids[i] as number;
-    if (id >= 0 && mask[id] === 1 && levels[i] === level) levels[i] = level + 1;
-  }
 }
 
 /** The files meeting every term the album's words do not (`open`), marked file by file, newest first. */
