@@ -322,7 +322,7 @@ export function createLibrary(opts: LibraryOptions): LibraryIndex {
         found = find(directory) ?? (find(new AlbumDirectory(albums)) as NonNullable<typeof found>);
       }
       const results = pickPage(found.candidates, (page - 1) * SEARCH_PAGE_SIZE, SEARCH_PAGE_SIZE).map(fileOf);
-      return { total: found.total, results, albums: found.albums };
+      return { total: found.candidates.total, results, albums: found.albums };
     },
 
     close() {

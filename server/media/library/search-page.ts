@@ -9,31 +9,76 @@ import type { AlbumSlice } from './album-slice.js';
 import { mergeNewest, type Picked, type Run } from './newest-merge.js';
 
 /**
- * An album with `count` files matching a query, newest first: those numbered in `list`, else
- * those `from` to `to` whose camera is marked in `cameras` and place list in `places` (where
- * given; listed when a page needs them), else files `from` to `to`. One shape for all: a
- * search makes thousands.
+ * The albums with files matching a query, k = 0, 1, …: album k has `count[k]` of them, newest
+ * first: those numbered in `lists[k]`, else those `from[k]` to `to[k]` whose camera is marked
+ * in `cameras[k]` and place list in `places[k]` (where given; listed when a page needs them),
+ * else files `from[k]` to `to[k]`. Side by side in arrays rather than an object each: a
+ * search finds thousands of albums, and each object is work for the garbage collector.
  */
-export class Candidate {
-  constructor(
-    readonly album: Album,
-    readonly slice: AlbumSlice,
-    readonly count: number,
-    readonly from: number,
-    readonly to: number,
-    /** The time of its newest matching file, or a time none of them is newer than. */
-    readonly bound: number,
-    readonly list?: Int32Array,
-    readonly cameras?: Uint8Array,
-    readonly places?: Uint8Array,
-  ) {}
+export class Candidates {
+  size = 0;
+  /** Files in all. */
+  total = 0;
+  readonly albums: Album[] = [];
+  readonly slices: AlbumSlice[] = [];
+  readonly lists: (Int32Array | undefined)[] = [];
+  readonly cameras: (Uint8Array | undefined)[] = [];
+  readonly places: (Uint8Array | undefined)[] = [];
+  count = new Int32Array(256);
+  from = new Int32Array(256);
+  to = new Int32Array(256);
+  /** The time of its newest matching file, or a time none of them is newer than. */
+  bound = new Float64Array(256);
 
-  run(): Run {
-    const { album, slice, list } = this;
+  add(
+    album: Album,
+    slice: AlbumSlice,
+    count: number,
+    from: number,
+    to: number,
+    bound: number,
+    list?: Int32Array,
+    cameras?: Uint8Array,
+    places?: Uint8Array,
+  ): void {
+    const k = this.size++;
+    if (k === this.count.length) {
+      const grown = (array: Int32Array) => {
+        const more = new Int32Array(k * 2);
+        more.set(array);
+        return more;
+      };
+      this.count = grown(this.count);
+      this.from = grown(this.from);
+      this.to = grown(this.to);
+      const bounds = new Float64Array(k * 2);
+      bounds.set(this.bound);
+      this.bound = bounds;
+    }
+    this.albums[k] = album;
+    this.slices[k] = slice;
+    this.lists[k] = list;
+    this.cameras[k] = cameras;
+    this.places[k] = places;
+    this.count[k] = count;
+    this.from[k] = from;
+    this.to[k] = to;
+    this.bound[k] = bound;
+    this.total += count;
+  }
+
+  run(k: number): Run {
+    const album = this.albums[k] as Album;
+    const slice = this.slices[k] as AlbumSlice;
+    const list = this.lists[k];
+    const cameras = this.cameras[k];
+    const places = this.places[k];
+    const from = this.from[k] as number;
+    const to = this.to[k] as number;
     if (list) return { album, slice, list, at: 0, end: list.length };
-    if (!this.cameras && !this.places) return { album, slice, at: this.from, end: this.to };
-    const made = new Int32Array(this.count);
-    for (let i = this.from, j = 0; i < this.to; i++) if (hasBoth(slice, i, this.cameras, this.places)) made[j++] = i;
+    if (!cameras && !places) return { album, slice, at: from, end: to };
+    const made = new Int32Array(this.count[k] as number);
+    for (let i = from, j = 0; i < to; i++) if (hasBoth(slice, i, cameras, places)) made[j++] = i;
     return { album, slice, list: made, at: 0, end: made.length };
   }
 }
@@ -65,20 +110,17 @@ function newerThan(run: Run, time: number): number {
 }
 
 /** Skips `skip` files of the candidates together, newest first, and returns the next `limit`. */
-export function pickPage(candidates: readonly Candidate[], skip: number, limit: number): Picked[] {
+export function pickPage(candidates: Candidates, skip: number, limit: number): Picked[] {
   const need = skip + limit;
-  let size = candidates.length;
-  const bounds = new Float64Array(size);
+  const bounds = candidates.bound;
+  let size = candidates.size;
   // A heap of candidates, the newest bound on top: building it costs one pass, each album taken log(albums).
   const heap = new Int32Array(size);
-  for (let k = 0; k < size; k++) {
-    bounds[k] = (candidates[k] as Candidate).bound;
-    heap[k] = k;
-  }
+  for (let k = 0; k < size; k++) heap[k] = k;
   const before = (a: number, b: number) => {
     const ta = bounds[a] as number;
     const tb = bounds[b] as number;
-    return ta > tb || (ta === tb && (candidates[a] as Candidate).album.path < (candidates[b] as Candidate).album.path);
+    return ta > tb || (ta === tb && (candidates.albums[a] as Album).path < (candidates.albums[b] as Album).path);
   };
   const siftDown = (from: number) => {
     let i = from;
@@ -105,8 +147,8 @@ export function pickPage(candidates: readonly Candidate[], skip: number, limit: 
       for (const run of runs) certain += newerThan(run, bound);
       if (certain >= need) break;
     }
-    runs.push((candidates[top] as Candidate).run());
-    listed += (candidates[top] as Candidate).count;
+    runs.push(candidates.run(top));
+    listed += candidates.count[top] as number;
     heap[0] = heap[--size] as number;
     siftDown(0);
   }

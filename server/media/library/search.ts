@@ -16,7 +16,7 @@ import type { Album } from '../../core/albums/album-tree.js';
 import type { AlbumSlice } from './album-slice.js';
 import type { AlbumSummary, CountsByAlbum } from './album-summary.js';
 import { type DateTerm, onMonthDay } from './date-phrases.js';
-import { Candidate, hasBoth } from './search-page.js';
+import { Candidates, hasBoth } from './search-page.js';
 import type { Alternative, PreparedQuery } from './search-query.js';
 import { STARTING, type StartBits, type TokenIndex } from './token-index.js';
 
@@ -26,7 +26,7 @@ const ALL = 1;
 const COUNT = 2;
 const MARK = 3;
 
-/** Where the files a term counted are (as a Candidate keeps them), written by the way it matched. */
+/** Where the files a term counted are (as Candidates keep them), written by the way it matched. */
 class Found {
   count = 0;
   from = 0;
@@ -58,11 +58,7 @@ let open = new Uint8Array(8);
  * the order given. Undefined when an album is not in the summary's directory (the caller
  * asks again with one that has it).
  */
-export function findCandidates(
-  albums: readonly Album[],
-  query: PreparedQuery,
-  summary: AlbumSummary,
-): { candidates: Candidate[]; albums: Album[]; total: number } | undefined {
+export function findCandidates(albums: readonly Album[], query: PreparedQuery, summary: AlbumSummary): { candidates: Candidates; albums: Album[] } | undefined {
   const { directory } = summary;
   const numbers = new Int32Array(albums.length);
   const visible = new Uint8Array(directory.albums.length);
@@ -73,10 +69,9 @@ export function findCandidates(
     visible[n] = 1;
   }
   if (open.length < query.length) open = new Uint8Array(query.length);
-  const candidates: Candidate[] = [];
+  const candidates = new Candidates();
   const combined: Combined[] = [];
   const byWords: Album[] = [];
-  let total = 0;
   for (let k = 0; k < albums.length; k++) {
     const album = albums[k] as Album;
     const n = numbers[k] as number;
@@ -105,14 +100,13 @@ export function findCandidates(
     }
     if (none) continue;
     const slice = summary.slices[n] as AlbumSlice;
-    let candidate: Candidate;
     if (marks) {
       const list = marked(slice, album, query, directory.hides[n] === 0);
       if (list.length === 0) continue;
-      candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
+      candidates.add(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
     } else if (some === 1 && (counted[0] as Found).list) {
       const { list, count: met } = counted[0] as Found;
-      candidate = new Candidate(album, slice, met, 0, 0, slice.sortTime[(list as Int32Array)[0] as number] as number, list);
+      candidates.add(album, slice, met, 0, 0, slice.sortTime[(list as Int32Array)[0] as number] as number, list);
     } else {
       // Every term counted: a run of dates, cameras, places (each kind's terms as one mask), a word's files.
       const { from, to, lists, cameras, places } = termsTogether(counted, some, count, combined);
@@ -120,7 +114,7 @@ export function findCandidates(
       if (lists > 0) {
         const list = crossed(slice, counted, some, from, to);
         if (list.length === 0) continue;
-        candidate = new Candidate(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
+        candidates.add(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
       } else {
         // From the albums' counts where one kind over all the album says; else a pass over its files, listed only if a page needs them.
         const met =
@@ -131,14 +125,12 @@ export function findCandidates(
             : countBoth(slice, from, to, cameras, places);
         if (met === 0) continue;
         const bound = from === 0 ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
-        candidate =
-          met === to - from ? new Candidate(album, slice, met, from, to, bound) : new Candidate(album, slice, met, from, to, bound, undefined, cameras, places);
+        if (met === to - from) candidates.add(album, slice, met, from, to, bound);
+        else candidates.add(album, slice, met, from, to, bound, undefined, cameras, places);
       }
     }
-    candidates.push(candidate);
-    total += candidate.count;
   }
-  return { candidates, albums: byWords, total };
+  return { candidates, albums: byWords };
 }
 
 /** Whether the album's words, or those of an album above it this query may use, meet a term (never a locked album's title). */
