@@ -31,7 +31,7 @@ export type PreparedQuery = readonly (readonly Alternative[])[];
 /** Looks up once what each term's text matches among the cameras, place lists and albums the library knows. */
 export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners: Interners, summary: AlbumSummary): PreparedQuery {
   const { directory } = summary;
-  const maskOf = <T>(values: readonly T[], words: (value: T) => string[], text: string | undefined) => {
+  const maskOf = <T>(values: readonly T[], words: (value: T) => readonly string[], text: string | undefined) => {
     const mask = new Uint8Array(values.length);
     let any = false;
     if (text !== undefined) {
@@ -56,7 +56,7 @@ export function prepareQuery(terms: readonly (readonly QueryTerm[])[], interners
         directory.words.forEach(text, (n) => {
           albums[n] = 1;
         });
-        const everywhere = maskOf(interners.everywhere.values, (words) => [...words], text).mask;
+        const everywhere = maskOf(interners.everywhere.values, (words) => words, text).mask;
         byText = { albums, everywhere, start: TokenIndex.startOf(text) };
       }
       return {
