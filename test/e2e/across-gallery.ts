@@ -10,6 +10,9 @@ import { datedGallery, exifDate, todayYearsAgo } from '../timeline/dated-gallery
 export const LISBON = 'trips/lisbon';
 export const PORTO = 'trips/porto';
 export const SECRET = 'trips/secret';
+/** 125 older photos that "trip" does not find: the timeline's second page (120 a page) holds some. */
+export const ARCHIVE = 'scans/archive';
+export const ARCHIVE_FILES = Array.from({ length: 125 }, (_, i) => `old-${String(i + 1).padStart(3, '0')}.jpg`);
 
 /** What a visitor without a password may find with "trip", by path. */
 export const OPEN_FILES = [
@@ -39,6 +42,7 @@ export function tripGallery(): Promise<GalleryFixture> {
       files: { 'IMG_0001.jpg': exifDate(2023, 6, 12), 'bridge.jpg': exifDate(2023, 5, 20), 'river.jpg': exifDate(2023, 4, 1) },
     },
     [SECRET]: { meta: { title: 'Secret trip', password: 'pw' }, files: { 's1.jpg': exifDate(2023, 6, 15), 'IMG_0001.jpg': todayYearsAgo(3) } },
+    [ARCHIVE]: { meta: { title: 'Old scans' }, files: Object.fromEntries(ARCHIVE_FILES.map((name, i) => [name, exifDate(2022, 1 + (i % 12), 1 + (i % 28))])) },
   });
 }
 

@@ -5,7 +5,8 @@ import { launchBrowser } from '../support/browser.js';
 import type { GalleryFixture } from '../support/gallery-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { unzip, unzipTest } from '../zip/support.js';
-import { DEVICES, LISBON, OPEN_FILES, PORTO, tripGallery } from './across-gallery.js';
+import { accessibilityViolations } from './axe-audit.js';
+import { ARCHIVE, DEVICES, LISBON, OPEN_FILES, PORTO, tripGallery } from './across-gallery.js';
 
 /**
  * Choosing photos on the pages of files from many albums (issue 30, README "Choosing photos"),
@@ -126,6 +127,26 @@ describe('choosing photos across albums, in Chromium', function () {
         expect(got.entries).to.have.members(['lisbon - IMG_0001.jpg', 'porto - IMG_0001.jpg', 'river.jpg']);
       });
 
+      it('should keep the choice through infinite scroll and a reload on /timeline, and download what is not on the page', async () => {
+        const { page } = await open(options, '/timeline');
+        await page.locator('.button--select:not(.is-waiting)').click();
+        await press(page, `${PORTO}/bridge.jpg`, touch);
+        // The oldest photo is on the second page, which comes as the end nears.
+        const oldest = `${ARCHIVE}/old-001.jpg`;
+        await page.mouse.wheel(0, 200_000);
+        if (touch) await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await tile(page, oldest).waitFor({ timeout: 30_000 });
+        await press(page, oldest, touch);
+        expect(await chosenPaths(page)).to.have.members([`${PORTO}/bridge.jpg`, oldest]);
+        await page.reload();
+        await page.locator('.select-bar:not([hidden])').waitFor();
+        // Page 1 again: the oldest photo is not on it, and still chosen.
+        expect(await tile(page, oldest).count()).to.equal(0);
+        expect(await barText(page)).to.match(/^2 photos · /);
+        const got = await download(page);
+        expect(got.entries).to.have.members(['bridge.jpg', 'old-001.jpg']);
+      });
+
       it('should keep the choice through Back, until Cancel', async () => {
         const { page, context } = await open(options, '/search?q=trip');
         await page.locator('.button--select:not(.is-waiting)').waitFor();
@@ -142,6 +163,40 @@ describe('choosing photos across albums, in Chromium', function () {
         expect(await chosenPaths(page)).to.deep.equal([]);
         expect(await page.locator('.select-bar').isHidden()).to.equal(true);
       });
+    });
+  }
+
+  it('should be reachable by keyboard on /timeline: Select, Tab to a month, Space, Escape', async () => {
+    const { page } = await open(DEVICES.desktop, '/timeline');
+    const start = page.locator('.button--select:not(.is-waiting)');
+    await start.focus();
+    await page.keyboard.press('Enter');
+    const june = page.locator('.timeline__month[data-month="2023-06"] [data-select-day]');
+    await june.focus();
+    await page.keyboard.press('Space');
+    expect(await chosenPaths(page)).to.have.length(3);
+    // Each tile is one Tab stop, its checkbox; Space there takes it back out.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.matches('input.select-check'))).to.equal(true);
+    await page.keyboard.press('Space');
+    expect(await chosenPaths(page)).to.have.length(2);
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.select-bar').isHidden()).to.equal(true);
+    expect(await chosenPaths(page)).to.deep.equal([]);
+  });
+
+  for (const [device, options] of Object.entries(DEVICES)) {
+    it(`should pass axe on /search and /timeline while choosing, and on the welcome page, on a ${device}`, async () => {
+      const { page } = await open(options, '/search?q=trip');
+      await page.locator('.button--select:not(.is-waiting)').click();
+      expect(await accessibilityViolations(page)).to.deep.equal([]);
+      await page.goto(`${server!.url}/timeline`);
+      await page.locator('.button--select:not(.is-waiting)').click();
+      await page.locator('.timeline__month [data-select-day]:not([hidden])').first().waitFor();
+      expect(await accessibilityViolations(page)).to.deep.equal([]);
+      await page.goto(`${server!.url}/`);
+      await page.locator('#on-this-day:not([hidden])').waitFor();
+      expect(await accessibilityViolations(page)).to.deep.equal([]);
     });
   }
 
