@@ -185,6 +185,31 @@ describe('choosing photos across albums, in Chromium', function () {
     expect(await chosenPaths(page)).to.deep.equal([]);
   });
 
+  it("should share the search's own address, or the one chosen photo on it", async () => {
+    const context = await browser.newContext(DEVICES.phone);
+    contexts.push(context);
+    // A share sheet standing in for the system's, which headless Chromium on Linux lacks.
+    await context.addInitScript(() => {
+      const shared: ShareData[] = [];
+      Object.assign(window, { shared });
+      navigator.share = async (data?: ShareData) => void shared.push(data ?? {});
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (err) => problems.push(`/search: ${err.message}`));
+    await page.goto(`${server!.url}/search?q=trip&page=1`);
+    await page.locator('.button--select:not(.is-waiting)').tap();
+    await press(page, `${PORTO}/bridge.jpg`, true);
+    await page.locator('.select-bar__share').tap();
+    await press(page, `${LISBON}/tram.jpg`, true);
+    await page.locator('.select-bar__share').tap();
+    const shared = await page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared);
+    expect(shared.map((x) => x.url)).to.deep.equal([
+      `${server!.url}/search?q=trip#photo=${encodeURIComponent(`${PORTO}/bridge.jpg`)}`,
+      `${server!.url}/search?q=trip`,
+    ]);
+    expect(shared[0]!.title).to.equal('Results for “trip”');
+  });
+
   for (const [device, options] of Object.entries(DEVICES)) {
     it(`should pass axe on /search and /timeline while choosing, and on the welcome page, on a ${device}`, async () => {
       const { page } = await open(options, '/search?q=trip');

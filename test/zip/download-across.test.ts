@@ -36,6 +36,8 @@ describe('the ZIP of files chosen across albums (/api/download-selection)', func
     // LIVE_1.MOV beside LIVE_1.jpg is its Live Photo movie: it comes with its still.
     fs.copyFileSync(fx.path(LISBON, 'tram.jpg'), fx.path(LISBON, 'LIVE_1.jpg'));
     await writeVideo(fx.path(LISBON, 'LIVE_1.MOV'), { seconds: 1 });
+    // A link in an open album to a locked album's photo: it leads only where its target's album opens.
+    fs.symlinkSync(fx.path(SECRET, 's1.jpg'), fx.path(LISBON, 'peek.jpg'));
     await fx.start({ env: { WORKERS: '1' } });
     app = request(fx.gallery.handler);
   });
@@ -130,6 +132,16 @@ describe('the ZIP of files chosen across albums (/api/download-selection)', func
         .type('form')
         .send(form([`${SECRET}/s1.jpg`]))
         .expect(401);
+    });
+
+    it("should never hold a locked album's file through a link in an open album", async () => {
+      const res = await app.get(query([`${LISBON}/tram.jpg`, `${LISBON}/peek.jpg`])).expect(400);
+      expect(res.body).to.deep.equal({ error: `Not a file you may download: ${LISBON}/peek.jpg`, file: `${LISBON}/peek.jpg` });
+      // Opened with the locked album's token, the link leads to its photo.
+      const opened = await getZip([`${LISBON}/peek.jpg`], accessCookie(['t-secret'])).expect(200);
+      const entries = await unzip(opened.body as Buffer);
+      expect(entries.get('peek.jpg')!.data.equals(fs.readFileSync(fx.path(SECRET, 's1.jpg')))).to.equal(true);
+      expect(opened.headers['cache-control']).to.equal('private, no-store');
     });
 
     it("should hold a locked album's file only for a visitor who opened it, then privately", async () => {
