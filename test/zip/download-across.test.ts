@@ -19,6 +19,7 @@ const PORTO_2023 = '2023/porto';
 const SECRET = '2024/secret';
 const VIEW_ONLY = { id: newShareLinkId(), name: 'Neighbour', created: new Date().toISOString(), downloads: false };
 const FULL_LINK = { id: newShareLinkId(), name: 'Grandma', created: new Date().toISOString(), downloads: true };
+const TWELVE = Array.from({ length: 12 }, (_, i) => `DSC_${String(i + 1).padStart(4, '0')}.jpg`);
 const BROWSER_NAVIGATION = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 describe('the ZIP of files chosen across albums (/api/download-selection)', function () {
@@ -31,6 +32,9 @@ describe('the ZIP of files chosen across albums (/api/download-selection)', func
       [LISBON]: { meta: { title: 'Lisbon' }, files: ['IMG_0001.jpg', 'IMG_0002.jpg', 'tram.jpg'] },
       [PORTO]: { meta: { title: 'Porto' }, files: ['IMG_0001.jpg', 'img_0002.JPG', 'bridge.jpg'] },
       [PORTO_2023]: { meta: { title: 'Porto 2023' }, files: ['IMG_0001.jpg'] },
+      // Two cameras' rolls, with the same names: every one of them takes its album's folder.
+      '2022/alps': { meta: { title: 'Alps' }, files: TWELVE },
+      '2022/coast': { meta: { title: 'Coast' }, files: TWELVE },
       [SECRET]: { meta: { title: 'Secret', password: 'pw', token: 't-secret', shareLinks: [VIEW_ONLY, FULL_LINK] }, files: ['s1.jpg', 's2.jpg'] },
     });
     // LIVE_1.MOV beside LIVE_1.jpg is its Live Photo movie: it comes with its still.
@@ -83,6 +87,22 @@ describe('the ZIP of files chosen across albums (/api/download-selection)', func
       const head = await app.head(query(chosen)).expect(200);
       expect(head.headers['content-length']).to.equal(String((get.body as Buffer).length));
     });
+  });
+
+  it('should hold exactly 20 chosen of two albums of 12, with the exact Content-Length, and pass unzip -t', async () => {
+    const chosen = [...TWELVE.slice(0, 10).map((n) => `2022/alps/${n}`), ...TWELVE.slice(2).map((n) => `2022/coast/${n}`)];
+    const res = await postZip(chosen).expect(200);
+    const zip = res.body as Buffer;
+    expect(Number(res.headers['content-length'])).to.equal(zip.length);
+    const entries = await unzip(zip);
+    // DSC_0003 to DSC_0010 are chosen in both albums and take their folder; the others keep their names.
+    const entryOf = (p: string) => {
+      const [, album, name] = /^2022\/(\w+)\/(.+)$/.exec(p)!;
+      return /DSC_00(0[3-9]|10)/.test(name!) ? `${album} - ${name}` : name!;
+    };
+    expect([...entries.keys()]).to.deep.equal(chosen.map(entryOf));
+    for (const p of chosen) expect(entries.get(entryOf(p))!.data.equals(fs.readFileSync(fx.path(p))), p).to.equal(true);
+    await unzipTest(zip);
   });
 
   describe('entry names', () => {
