@@ -45,7 +45,7 @@ import { DEFAULT_LANGUAGE } from '../core/languages.js';
 import { createLanguageChoiceRouter } from './routes/language-choice.js';
 import { SITE_FEED_PATH } from './pages/feed-paths.js';
 import { createMapRouter, MAP_VENDOR_DIRS } from './routes/map-routes.js';
-import type { PositionedFiles } from './routes/map-points.js';
+import type { PositionedFiles } from '../core/map-points.js';
 import type { Library } from '../media/library/library.js';
 import { createSearchRouter } from './routes/search.js';
 import { createCardDates } from './pages/card-dates.js';
