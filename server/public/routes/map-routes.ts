@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { albumsVisibleTo } from '../../core/access/visible-albums.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, titleOf } from '../../core/albums/album-tree.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { ROOT_DIR } from '../../core/root-dir.js';
 import type { SiteSettings } from '../../core/site-settings.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { CONTENT_SECURITY_POLICY } from '../../http/security-headers.js';
@@ -25,17 +23,6 @@ import {
   type ShownPrecision,
   zoomOf,
 } from '../../core/map-points.js';
-
-/**
- * The map's third-party code and data, served from the gallery itself (no request leaves it):
- * Leaflet, topojson-client (TopoJSON to GeoJSON, in the browser) and the Natural Earth
- * countries of world-atlas. The app mounts them and versions their URLs as its own assets.
- */
-export const MAP_VENDOR_DIRS: Readonly<Record<string, string>> = Object.freeze({
-  '/vendor/leaflet/': path.join(ROOT_DIR, 'node_modules', 'leaflet', 'dist'),
-  '/vendor/topojson-client/': path.join(ROOT_DIR, 'node_modules', 'topojson-client', 'src'),
-  '/vendor/world-atlas/': path.join(ROOT_DIR, 'node_modules', 'world-atlas'),
-});
 
 /** Photos listed for one spot: as many as a search page holds. */
 export const PHOTOS_PER_SPOT = 60;
