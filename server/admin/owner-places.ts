@@ -4,7 +4,14 @@ import type { Album } from '../core/albums/album-tree.js';
 import type { PlacedFile } from '../core/map-points.js';
 import { dimensionsFile } from '../core/media-catalogue.js';
 import { isMissing } from '../core/paths.js';
-import { readAlbumFacts, type Stored } from '../media/dimensions-file.js';
+import { readAlbumFacts, type StoredPosition } from '../media/dimensions-file.js';
+
+/** What is kept of an album's facts record: the version of its file read, and its files' positions only. */
+interface KnownRecord {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly positions: ReadonlyMap<string, StoredPosition>;
+}
 
 /**
  * Where the owner's photos were taken, for the admin's map (server/admin/routes/places.ts).
@@ -13,11 +20,12 @@ import { readAlbumFacts, type Stored } from '../media/dimensions-file.js';
  * server as it reads files): it reads the same facts records the library is built from
  * (`CACHE_DIR/dimensions/{album}/.dimensions.json`, server/media/dimensions-file.ts), which the
  * public server writes as it learns each file's position. A record is read again only when its
- * file changed (mtime and size), so a map panned and zoomed costs one `stat` per album, and a
- * position the public server learned a moment ago is there on the next request.
+ * file changed (mtime and size), and only the positions are kept of it (the records' sizes,
+ * placeholders and plans would be most of the memory).
  */
 export class OwnerPlaces {
-  readonly #records = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly entries: ReadonlyMap<string, Stored> }>();
+  readonly #records = new Map<string, KnownRecord>();
+  #albums: readonly Album[] = [];
 
   constructor(
     private readonly opts: {
@@ -26,42 +34,56 @@ export class OwnerPlaces {
     },
   ) {}
 
-  /** Every file with a position, of every album: locked and hidden ones, and those that hide locations (the caller is the owner). */
-  async positioned(): Promise<PlacedFile[]> {
+  /**
+   * Looks at every album's record (one `stat` each) and reads those that changed; true when any
+   * position may have changed since the last call (a record read, gone, or the albums changed).
+   */
+  async update(): Promise<boolean> {
     const albums = [...this.opts.index.albums()];
+    let changed = albums.length !== this.#albums.length || albums.some((album, i) => album !== this.#albums[i]);
+    this.#albums = albums;
     const seen = new Set(albums.map((album) => album.path));
-    // Albums gone since the last request take their records with them.
-    for (const albumPath of this.#records.keys()) if (!seen.has(albumPath)) this.#records.delete(albumPath);
-    const files: PlacedFile[] = [];
-    for (const album of albums) {
-      const entries = await this.#entriesOf(album);
-      if (entries.size === 0) continue;
-      for (const item of album.media) {
-        const stored = entries.get(item.name);
-        // A file shown through a symlink is its own album's: counted there, once.
-        if (!stored?.position || stored.elsewhere) continue;
-        // The owner's map counts and clusters; it lists no spot's photos newest first, so needs no order.
-        files.push({ album, item, sortTime: 0, position: stored.position });
-      }
+    for (const albumPath of this.#records.keys()) {
+      if (seen.has(albumPath)) continue;
+      this.#records.delete(albumPath);
+      changed = true;
     }
-    return files;
+    for (const album of albums) if (await this.#refresh(album.path)) changed = true;
+    return changed;
   }
 
-  async #entriesOf(album: Album): Promise<ReadonlyMap<string, Stored>> {
-    const file = dimensionsFile(this.opts.cacheDir, album.path);
+  /** Every file with a position, of every album as of the last update: locked and hidden ones, and those that hide locations (the caller is the owner). */
+  *positioned(): Iterable<PlacedFile> {
+    for (const album of this.#albums) {
+      const positions = this.#records.get(album.path)?.positions;
+      if (!positions || positions.size === 0) continue;
+      for (const item of album.media) {
+        const position = positions.get(item.name);
+        // The owner's map counts and clusters; it lists no spot's photos newest first, so needs no order.
+        if (position) yield { album, item, sortTime: 0, position };
+      }
+    }
+  }
+
+  /** Reads the album's record again when its file changed; true when it did. */
+  async #refresh(albumPath: string): Promise<boolean> {
+    const file = dimensionsFile(this.opts.cacheDir, albumPath);
     let stat: { mtimeMs: number; size: number };
     try {
       stat = await fs.stat(file);
     } catch (err) {
       if (!isMissing(err)) throw err;
-      // Not read by the public server yet: no positions known.
-      this.#records.delete(album.path);
-      return new Map();
+      // Not read by the public server yet (or its cache cleared): no positions known.
+      return this.#records.delete(albumPath);
     }
-    const known = this.#records.get(album.path);
-    if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.entries;
-    const entries = await readAlbumFacts(file);
-    this.#records.set(album.path, { mtimeMs: stat.mtimeMs, size: stat.size, entries });
-    return entries;
+    const known = this.#records.get(albumPath);
+    if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return false;
+    const positions = new Map<string, StoredPosition>();
+    for (const [name, stored] of await readAlbumFacts(file)) {
+      // A file shown through a symlink is its own album's: counted there, once.
+      if (stored.position && !stored.elsewhere) positions.set(name, stored.position);
+    }
+    this.#records.set(albumPath, { mtimeMs: stat.mtimeMs, size: stat.size, positions });
+    return true;
   }
 }

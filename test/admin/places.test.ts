@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createAdminApp } from '../../server/admin/app.js';
+import { OwnerPlaces } from '../../server/admin/owner-places.js';
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { gradient } from '../support/corpus-images.js';
@@ -101,6 +102,30 @@ describe('admin GET /api/map (the owner’s places, exact)', () => {
       const res = await request(admin).get(`/api/map${query}`).expect(400).expect('Content-Type', /json/);
       expect(res.body.error).to.match(/^Invalid parameter: (bbox|zoom)/);
     }
+  });
+
+  it('should read a record again only when the public server saved it anew (owner-places.ts)', async () => {
+    const places = new OwnerPlaces({ index: adminIndex, cacheDir: fx.cacheDir });
+    expect(await places.update(), 'the first look reads every record').to.equal(true);
+    expect([...places.positioned()].map((file) => `${file.album.path}/${file.item.name}`).sort()).to.deep.equal([
+      'family/garden/roses.jpg',
+      'family/home/kitchen.jpg',
+      'trips/paris/eiffel.jpg',
+    ]);
+    expect(await places.update(), 'nothing changed').to.equal(false);
+    // A new photo: the public server reads it and saves the album's record; the admin rescans its tree.
+    fs.writeFileSync(fx.path('trips/paris/louvre.jpg'), await gradient('jpeg', CAMERA_GPS));
+    await fx.gallery.index.rescan();
+    await fx.knownFacts('trips/paris');
+    await fx.gallery.facts.save(fx.gallery.index.album('trips/paris')!);
+    await adminIndex.rescan();
+    expect(await places.update()).to.equal(true);
+    expect(
+      [...places.positioned()]
+        .filter((file) => file.album.path === 'trips/paris')
+        .map((file) => file.item.name)
+        .sort(),
+    ).to.deep.equal(['eiffel.jpg', 'louvre.jpg']);
   });
 
   it('should answer only a loopback Host, as every admin route', async () => {

@@ -5,8 +5,9 @@ import type { AdminContext } from '../admin-context.js';
 import { OwnerPlaces } from '../owner-places.js';
 
 /**
- * How long the owner's clusters are kept: panning and zooming within it ask the same index;
- * a position the public server learned since shows on the next request after it.
+ * How long the owner's clusters stand before the records are looked at again (a `stat` per
+ * album): panning and zooming within it ask the same index; a position the public server
+ * learned since shows on the next request after it.
  */
 const INDEX_LIFETIME_MS = 10_000;
 
@@ -19,14 +20,24 @@ const INDEX_LIFETIME_MS = 10_000;
 export function placesRoutes(ctx: AdminContext, now: () => number = Date.now): Router {
   const router = Router();
   const places = new OwnerPlaces({ index: ctx.index, cacheDir: ctx.config.cacheDir });
-  let kept: { readonly made: number; readonly root: unknown; readonly index: MapIndex } | undefined;
+  let kept: { readonly checked: number; readonly index: MapIndex } | undefined;
+  /** The look at the records under way: requests arriving meanwhile wait for it rather than stat every album again. */
+  let checking: Promise<MapIndex> | undefined;
 
-  async function ownerIndex(): Promise<MapIndex> {
-    const root = ctx.index.root;
-    if (kept && kept.root === root && now() - kept.made < INDEX_LIFETIME_MS) return kept.index;
-    const index = new MapIndex(await places.positioned(), 'exact', { withHiddenLocations: true });
-    kept = { made: now(), root, index };
+  async function check(): Promise<MapIndex> {
+    const changed = await places.update();
+    // Unchanged records and albums: the clusters stand (making them costs about 1 s for 200,000 photos).
+    const index = kept && !changed ? kept.index : new MapIndex(places.positioned(), 'exact', { withHiddenLocations: true });
+    kept = { checked: now(), index };
     return index;
+  }
+
+  function ownerIndex(): Promise<MapIndex> {
+    if (kept && now() - kept.checked < INDEX_LIFETIME_MS) return Promise.resolve(kept.index);
+    checking ??= check().finally(() => {
+      checking = undefined;
+    });
+    return checking;
   }
 
   // The Places tab's Leaflet and world, the public map's own files (no request leaves the admin either).
