@@ -83,6 +83,16 @@ describe('the admin’s Places tab, in Chromium', function () {
     await page.close();
   });
 
+  it('should speak German to a German browser', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
+    await page.goto(`${admin.url}/#places`);
+    await page.locator('#places-map[data-ready="true"]').waitFor();
+    expect(await page.locator('[data-tab="places"]').innerText()).to.equal('Orte');
+    expect(await page.locator('#tab-places .hint').innerText()).to.match(/^Wo Ihre Fotos aufgenommen wurden, genau, in jedem Album/);
+    await page.locator('.places-mark[title="1 Foto bei 38.72267, -9.14200"]').waitFor();
+    await page.close();
+  });
+
   it('should be accessible and fit a phone', async () => {
     const problems: string[] = [];
     const page = await placesTab({ width: 390, height: 844 }, problems);
