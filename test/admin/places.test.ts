@@ -91,6 +91,25 @@ describe('admin GET /api/map (the owner’s places, exact)', () => {
     expect(marks).to.deep.equal([{ lat: 38.72267, lon: -9.142, count: 2 }]);
   });
 
+  it('should list the photos at one exact spot, the locked album’s and the one hiding locations included', async () => {
+    const res = await request(admin).get('/api/map/photos?lat=38.722666&lon=-9.142001').expect(200).expect('Cache-Control', 'no-store');
+    expect(res.body).to.deep.equal({
+      lat: 38.72267,
+      lon: -9.142,
+      total: 2,
+      photos: [
+        { album: 'family/garden', albumTitle: 'Garden', name: 'roses.jpg', kind: 'image', preview: '/previews/albums/family/garden/roses.jpg?size=small' },
+        { album: 'family/home', albumTitle: 'Home', name: 'kitchen.jpg', kind: 'image', preview: '/previews/albums/family/home/kitchen.jpg?size=small' },
+      ],
+    });
+    // A metre away is another spot.
+    expect((await request(admin).get('/api/map/photos?lat=38.72268&lon=-9.142').expect(200)).body).to.include({ total: 0 });
+    for (const query of ['', '?lat=38.7', '?lat=x&lon=1', '?lat=91&lon=0']) {
+      const bad = await request(admin).get(`/api/map/photos${query}`).expect(400).expect('Content-Type', /json/);
+      expect(bad.body).to.deep.equal({ error: 'Invalid parameter: lat and lon must be numbers in degrees' });
+    }
+  });
+
   it('should leave the visitors’ map as the owner set it: public photos only, rounded', async () => {
     const visitors = (await request(fx.gallery.handler).get('/api/map').expect(200)).body as MapAnswer;
     expect(visitors).to.include({ precision: 'country', total: 1 });
@@ -129,8 +148,12 @@ describe('admin GET /api/map (the owner’s places, exact)', () => {
   });
 
   it('should answer only a loopback Host, as every admin route', async () => {
-    for (const host of ['evil.example', 'photos.example.com', '192.168.1.20']) {
-      const res = await request(admin).get('/api/map').set('Host', host).expect(403).expect('Content-Type', /json/);
+    for (const [host, url] of [
+      ['evil.example', '/api/map'],
+      ['photos.example.com', '/api/map?zoom=18'],
+      ['192.168.1.20', '/api/map/photos?lat=38.72267&lon=-9.142'],
+    ] as const) {
+      const res = await request(admin).get(url).set('Host', host).expect(403).expect('Content-Type', /json/);
       expect(res.body).to.have.keys('error');
       expect(JSON.stringify(res.body)).not.to.match(/38\.7|48\.8/);
     }

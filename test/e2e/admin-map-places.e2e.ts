@@ -74,7 +74,14 @@ describe('the admin’s Places tab, in Chromium', function () {
     await page.locator('.places-mark[title="1 photo at 38.72267, -9.14200"]').waitFor();
     // A spot tells its exact position when clicked.
     await page.locator('.places-mark[title="1 photo at 38.72267, -9.14200"]').click();
-    await page.locator('.leaflet-popup-content', { hasText: '38.72267, -9.14200' }).waitFor();
+    const popup = page.locator('.leaflet-popup-content', { hasText: '38.72267, -9.14200' });
+    await popup.waitFor();
+    // ...and which photo is there: the locked album's, with its preview.
+    await popup.locator('li', { hasText: 'Home / kitchen.jpg' }).waitFor();
+    await page.waitForFunction(() => {
+      const image = document.querySelector<HTMLImageElement>('.leaflet-popup-content li img');
+      return image !== null && image.complete && image.naturalWidth > 0;
+    });
     expect(
       requests.filter((url) => !url.startsWith(admin.url)),
       'no request leaves the admin',
@@ -97,6 +104,11 @@ describe('the admin’s Places tab, in Chromium', function () {
     const problems: string[] = [];
     const page = await placesTab({ width: 390, height: 844 }, problems);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await page.locator('.places-mark[title="1 photo at 48.85833, 2.29444"]').click();
+    await page.locator('.leaflet-popup-content li', { hasText: 'Paris / eiffel.jpg' }).waitFor();
+    // Leaflet fades a popup in: its colours are checked once it is all there.
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('.leaflet-popup')!).opacity === '1');
+    expect(await accessibilityViolations(page), 'a spot’s popup open').to.deep.equal([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no sideways scrolling on a phone').to.be.at.most(0);
     expect(problems).to.deep.equal([]);

@@ -1,5 +1,7 @@
 import express, { Router } from 'express';
-import { boundsOf, MAX_ZOOM, MapIndex, zoomOf } from '../../core/map-points.js';
+import { titleOf } from '../../core/albums/album-tree.js';
+import { badRequest } from '../../core/errors.js';
+import { boundsOf, MAX_ZOOM, MapIndex, numberOf, type PlacedFile, roundedSpot, zoomOf } from '../../core/map-points.js';
 import { MAP_VENDOR_DIRS } from '../../core/map-vendor.js';
 import type { AdminContext } from '../admin-context.js';
 import { OwnerPlaces } from '../owner-places.js';
@@ -10,12 +12,18 @@ import { OwnerPlaces } from '../owner-places.js';
  * learned since shows on the next request after it.
  */
 const INDEX_LIFETIME_MS = 10_000;
+/** Photos listed for one spot, as the public map lists. */
+const PHOTOS_PER_SPOT = 60;
+
+/** The admin's preview of a file (routes/thumbnail-previews.ts): a thumbnail, never the original. */
+const previewUrl = (file: PlacedFile) => `/previews/albums/${[...file.album.path.split('/'), file.item.name].map(encodeURIComponent).join('/')}?size=small`;
 
 /**
  * `GET /api/map?bbox=&zoom=` on the admin (docs/api.md#admin-server): the public map's marks,
  * for the owner: every album (locked, hidden, hiding locations), positions exact (the public
  * map's `exact` grid, five decimals), clustered by the same code (server/core/map-points.ts),
- * whatever precision visitors are given; and the files the Places tab draws it with.
+ * whatever precision visitors are given; `GET /api/map/photos?lat=&lon=`, the photos at one
+ * exact spot; and the files the Places tab draws it with.
  */
 export function placesRoutes(ctx: AdminContext, now: () => number = Date.now): Router {
   const router = Router();
@@ -50,6 +58,31 @@ export function placesRoutes(ctx: AdminContext, now: () => number = Date.now): R
     const zoom = zoomOf(req.query.zoom, 'exact');
     const index = await ownerIndex();
     res.json({ precision: 'exact', maxZoom: MAX_ZOOM.exact, total: index.total, marks: index.marks(bounds, zoom) });
+  });
+
+  // The photos at one exact spot, by album and name: which photos show that place.
+  router.get('/api/map/photos', async (req, res) => {
+    const lat = numberOf(req.query.lat);
+    const lon = numberOf(req.query.lon);
+    const spot = lat === undefined || lon === undefined ? undefined : roundedSpot({ lat, lon }, 'exact');
+    if (!spot) throw badRequest('Invalid parameter: lat and lon must be numbers in degrees');
+    await ownerIndex();
+    const here = [...places.positioned()].filter((file) => {
+      const at = file.position && roundedSpot(file.position, 'exact');
+      return at !== undefined && at.lat === spot.lat && at.lon === spot.lon;
+    });
+    here.sort((a, b) => (a.album.path === b.album.path ? (a.item.name < b.item.name ? -1 : 1) : a.album.path < b.album.path ? -1 : 1));
+    res.json({
+      ...spot,
+      total: here.length,
+      photos: here.slice(0, PHOTOS_PER_SPOT).map((file) => ({
+        album: file.album.path,
+        albumTitle: titleOf(file.album),
+        name: file.item.name,
+        kind: file.item.kind,
+        preview: previewUrl(file),
+      })),
+    });
   });
 
   return router;

@@ -42,6 +42,48 @@ function markTitle(mark) {
   return t('places.spot', { count: mark.count, position: `${mark.lat.toFixed(5)}, ${mark.lon.toFixed(5)}` });
 }
 
+/**
+ * A spot's popup: its exact position, then its photos (album and file name, a preview each),
+ * filled in when they arrive from /api/map/photos.
+ */
+function spotPopup(mark, title) {
+  const box = document.createElement('div');
+  box.className = 'places-spot';
+  const heading = document.createElement('p');
+  heading.textContent = title;
+  const list = document.createElement('ul');
+  const more = document.createElement('p');
+  more.hidden = true;
+  box.append(heading, list, more);
+  fetch(`/api/map/photos?lat=${mark.lat}&lon=${mark.lon}`, { headers: { Accept: 'application/json' } })
+    .then((res) => {
+      if (!res.ok) throw new Error(`${res.status}`);
+      return res.json();
+    })
+    .then((spot) => {
+      for (const photo of spot.photos) {
+        const item = document.createElement('li');
+        const image = document.createElement('img');
+        image.src = photo.preview;
+        image.alt = '';
+        image.loading = 'lazy';
+        image.width = 48;
+        image.height = 48;
+        const name = document.createElement('span');
+        name.textContent = `${photo.albumTitle} / ${photo.name}`;
+        item.append(image, name);
+        list.append(item);
+      }
+      more.textContent = t('places.firstListed', { count: spot.photos.length });
+      more.hidden = spot.total <= spot.photos.length;
+    })
+    .catch(() => {
+      more.textContent = t('places.failed');
+      more.hidden = false;
+    });
+  return box;
+}
+
 async function start(root) {
   const { L, world } = await loadParts(root);
   const answer = async (query) => {
@@ -76,11 +118,7 @@ async function start(root) {
         const title = markTitle(mark);
         const marker = L.marker([mark.lat, mark.lon], { icon: markIcon(L, mark), title, alt: title, keyboard: true });
         if (mark.zoom !== undefined) marker.on('click', () => map.setView([mark.lat, mark.lon], Math.max(mark.zoom ?? 0, map.getZoom() + 1)));
-        else {
-          const popup = document.createElement('p');
-          popup.textContent = title;
-          marker.bindPopup(popup);
-        }
+        else marker.bindPopup(() => spotPopup(mark, title), { maxWidth: 320 });
         marks.addLayer(marker);
       }
       say(view.total === 0 ? t('places.empty') : '');
