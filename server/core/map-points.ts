@@ -61,7 +61,8 @@ export function roundedSpot(position: Spot, precision: ShownPrecision): Spot | u
   return { lat: snap(clampedLat, perDegree), lon: snap(lon, perDegree) };
 }
 
-/** The query's answers of `GET /api/map` (public and admin, docs/api.md#the-map). */
+// The query of `GET /api/map`, the public one's and the admin's (docs/api.md#the-map).
+
 /** A number of a query, or undefined when it is not one. */
 export function numberOf(value: unknown): number | undefined {
   if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) return undefined;
@@ -81,6 +82,7 @@ export function boundsOf(value: unknown): Bounds {
   return east - west >= 360 ? { west: -180, south, east: 180, north } : { west, south, east, north };
 }
 
+/** `zoom` as an integer from 0 (0 without it), no further than the precision's last zoom. */
 export function zoomOf(value: unknown, precision: ShownPrecision): number {
   if (value === undefined) return 0;
   if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) throw badRequest('Invalid parameter: zoom must be an integer from 0');
