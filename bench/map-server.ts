@@ -17,7 +17,7 @@ import { albumsVisibleTo } from '../server/core/access/visible-albums.js';
 import { ANONYMOUS } from '../server/core/access/visitor.js';
 import { createLogger } from '../server/core/logger.js';
 import { createLibrary } from '../server/media/library/library.js';
-import { albumsShowingPlaces, MAX_ZOOM, MapIndex } from '../server/public/routes/map-points.js';
+import { albumsShowingPlaces, MAX_ZOOM, MapIndex } from '../server/core/map-points.js';
 import { buildTree, recordOf } from './library-corpus.js';
 
 const PHOTOS = Number(process.argv[2] ?? 1_000_000);
