@@ -6,7 +6,7 @@
  *   --smoke             tiny corpus, a few items per figure, 1-second loads: checks the harness
  *   --strict            exit 1 when a target is missed or a figure could not be measured
  *   --clean             delete the cached corpora (under the OS temp dir) and exit
- *   --only a,b          run only these figures (cold, cached, nginx, page, exif, zip, heic, heic-memory, first-screen, startup, prepare, search, timeline, processes)
+ *   --only a,b          run only these figures (cold, cached, nginx, page, exif, zip, heic, heic-memory, first-screen, startup, prepare, search, timeline, map, processes)
  *   --seconds N         length of each load run (default 5, smoke 1)
  *   --rounds N          alternating app/baseline rounds per load figure (default 3, smoke 1)
  *   --no-arena-max      start the server without MALLOC_ARENA_MAX (to compare)
@@ -30,6 +30,7 @@ import { heicThumbnails } from './figures/heic.js';
 import { heicMemory } from './figures/heic-memory.js';
 import { cachedThumbnails, coldThumbnails } from './figures/thumbnails.js';
 import { zipDownload } from './figures/zip.js';
+import { mapLoad } from './figures/map.js';
 import { searchLoad } from './figures/search.js';
 import { timelineLoad } from './figures/timeline.js';
 import { nginxThumbnailCache, severalProcesses } from './figures/cluster.js';
@@ -91,6 +92,12 @@ const FIGURES: readonly Figure[] = [
     fallback: { name: 'timeline page on 1,000,000 photos, p50', unit: 'ms', target: '<= 20 ms' },
     usesGallery: false,
     run: timelineLoad,
+  },
+  {
+    key: 'map',
+    fallback: { name: 'map answer on 1,000,000 photos, p50; p99; clusters memory', unit: 'ms', target: '<= 20 ms; <= 100 ms; <= 150 MB' },
+    usesGallery: false,
+    run: mapLoad,
   },
   {
     key: 'processes',

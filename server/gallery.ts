@@ -172,7 +172,7 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
       createMediaApiRouter({ metadata, resolveMedia, webVideos }),
       createAlbumMediaRouter({ index, resolveAlbum, stats, dimensions: dimensions.provide, order: dates.order, language }),
     ],
-    // The map's places: the library's positioned files (server/public/routes/map-points.ts rounds them).
+    // The map's places: the library's positioned files (server/core/map-points.ts rounds them).
     places: library,
     feedRouter: createFeedRouter({ index, stats, readableFor, site: () => home.site, language, siteKey: config.albumsDir }),
     stats,

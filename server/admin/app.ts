@@ -22,6 +22,7 @@ import { siteSettingsRoutes } from './routes/site-settings.js';
 import { shareLinkRoutes } from './routes/share-links.js';
 import { FileLinkUsageStore, type LinkUsageStore } from '../core/access/link-usage.js';
 import { findViewsDir } from './views-location.js';
+import { placesRoutes } from './routes/places.js';
 import { preparationRoutes } from './routes/preparation.js';
 import { qrCodeRoutes } from './routes/qr-code.js';
 import { adoptFolderRoutes } from './routes/adopt-folders.js';
@@ -130,6 +131,7 @@ export function createAdminApp(config: Config, deps: AdminDeps): Express {
   app.use(adoptFolderRoutes(ctx));
   app.use(qrCodeRoutes());
   app.use(preparationRoutes(ctx));
+  app.use(placesRoutes(ctx));
   app.use(adminPageRoutes(ctx, viewsDir));
 
   app.use('/api', apiNotFound);

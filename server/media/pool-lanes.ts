@@ -108,6 +108,7 @@ export interface Lane {
 /** What every lane of one pool shares. */
 export interface LaneSettings {
   readonly backgroundDelayMs: number;
+  readonly maxViewWaitMs?: number;
   /** Hears the messages of the lane's workers (a task started, a child process started or ended). */
   readonly onMessage: (message: unknown) => void;
 }
@@ -116,7 +117,7 @@ export interface LaneSettings {
  * Starts the lane `name` of `size`. The heif lane's threads may run libheif, start when work
  * comes and end after HEIF_IDLE_MS; the other lanes' start with the lane and are kept.
  */
-export function startLane(name: PoolLane, size: LaneSize, { backgroundDelayMs, onMessage }: LaneSettings): Lane {
+export function startLane(name: PoolLane, size: LaneSize, { backgroundDelayMs, maxViewWaitMs, onMessage }: LaneSettings): Lane {
   const idleTimeout = name === 'heif' ? HEIF_IDLE_MS : undefined;
   const workerData = name === 'heif' ? HEIF_LANE_DATA : undefined;
   const piscina = new Piscina({
@@ -140,6 +141,7 @@ export function startLane(name: PoolLane, size: LaneSize, { backgroundDelayMs, o
     maxBackgroundQueue: size.maxBackgroundQueue ?? size.maxQueue,
     ...(size.maxViewQueue === undefined ? {} : { maxViewQueue: size.maxViewQueue }),
     backgroundDelayMs,
+    ...(maxViewWaitMs === undefined ? {} : { maxViewWaitMs }),
   });
   return { piscina, queue };
 }

@@ -48,6 +48,8 @@ export interface MediaPoolOptions extends LaneSizeOptions {
    * starts (default BACKGROUND_DELAY_MS): a page's burst of tiles comes first, whole.
    */
   readonly backgroundDelayMs?: number;
+  /** How long a view task may wait behind grid work before it gets a worker (default VIEW_WAIT_LIMIT_MS, priority-lane.ts). */
+  readonly maxViewWaitMs?: number;
   /** The other lanes' sizes; by default one worker each (see DEFAULT_LANES). */
   readonly lanes?: Partial<Record<Exclude<PoolLane, 'main'>, LaneSize>>;
   /** Where the detail of a failed task goes (the client only sees a neutral message). */
@@ -145,7 +147,7 @@ export function createMediaPool(options: MediaPoolOptions): MediaPool {
     }
   };
 
-  const settings = { backgroundDelayMs, onMessage };
+  const settings = { backgroundDelayMs, onMessage, ...(options.maxViewWaitMs === undefined ? {} : { maxViewWaitMs: options.maxViewWaitMs }) };
   // The main lane's threads start now (the first page should not wait for them); the others on first use.
   const lanes = new Map<PoolLane, Lane>([['main', startLane('main', sizes.main, settings)]]);
   const laneFor = (name: PoolLane): Lane => {

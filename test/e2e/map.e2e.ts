@@ -102,4 +102,25 @@ describe('the map in Chromium', function () {
       });
     });
   }
+
+  it('should open on all the photos when they make one cluster of the whole world (Lisbon and Porto)', async () => {
+    // Only Lisbon and Porto have positions here: at zoom 0 they are one cluster whose centre
+    // lies between them; a first view zoomed in on that centre showed neither.
+    const together = http.createServer(publicAppWithPlaces(fx, Object.fromEntries(Object.entries(POSITIONS).filter(([p]) => /lisbon|porto/.test(p)))));
+    await new Promise<void>((resolve) => together.listen(0, '127.0.0.1', resolve));
+    try {
+      const context = await browser.newContext(PHONE);
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${(together.address() as AddressInfo).port}/map`);
+      await page.waitForSelector('#map[data-ready="true"]');
+      expect(await page.getAttribute('#map', 'data-total')).to.equal('35');
+      expect(
+        (await markCounts(page)).reduce((a, b) => a + b, 0),
+        'every photo in the first view',
+      ).to.equal(35);
+      await context.close();
+    } finally {
+      await new Promise((resolve) => together.close(resolve));
+    }
+  });
 });

@@ -70,7 +70,7 @@ describe('sharing and cross-site arrivals in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${base}/photos/2024/x/wedding`);
     await page.fill('#password', 'open-sesame');
-    await Promise.all([page.waitForURL(`${base}/photos/2024/x/wedding`), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${base}/photos/2024/x/wedding`), page.click('.unlock__form button[type=submit]')]);
     await page.waitForSelector('[data-name="kiss.jpg"]');
 
     await page.goto(`${linkBase}/`);

@@ -3,7 +3,7 @@ import type { Album } from '../../server/core/albums/album-tree.js';
 import { createResolvers } from '../../server/public/access/gallery-access.js';
 import { createPasswordLimiter } from '../../server/public/access/password-limiter.js';
 import { createApp } from '../../server/public/app.js';
-import type { PlacedFile, PositionedFiles } from '../../server/public/routes/map-points.js';
+import type { PlacedFile, PositionedFiles } from '../../server/core/map-points.js';
 import { quietLogger } from '../support/capture-logger.js';
 import type { GalleryFixture } from '../support/gallery-fixture.js';
 

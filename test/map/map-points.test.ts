@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseAlbumRecord } from '../../server/core/albums/album-record.js';
 import type { Album, MediaItem, TreeNode } from '../../server/core/albums/album-tree.js';
-import { isAt, MapIndex, type PlacedFile, roundedSpot } from '../../server/public/routes/map-points.js';
+import { isAt, MapIndex, type PlacedFile, roundedSpot } from '../../server/core/map-points.js';
 
 /** An album node without a scan: what the map reads of it is its path and whether it hides locations. */
 function album(name: string, meta: Record<string, unknown> = {}, parent?: TreeNode): Album {
@@ -28,7 +28,7 @@ const photo = (of: Album, name: string, lat: number, lon: number, sortTime = 0):
 /** The decimals of a served number: what a visitor could read off it. */
 const decimals = (n: number) => (String(n).split('.')[1] ?? '').length;
 
-describe('the map points (server/public/routes/map-points.ts)', () => {
+describe('the map points (server/core/map-points.ts)', () => {
   describe('roundedSpot', () => {
     it('should snap a city precision position to 0.01° and a country one to 1°', () => {
       expect(roundedSpot({ lat: 38.713_456, lon: -9.139_876 }, 'city')).to.deep.equal({ lat: 38.71, lon: -9.14 });

@@ -114,7 +114,10 @@ describe('Live Photos', function () {
       const collection = await get('/photos/2024').expect(200);
       for (const page of [photos.text, collection.text]) {
         // The card's dates ("Jun 2024", card-dates.ts) come between its title and its count.
-        const card = /<span class="card__title">Phone<\/span>(?:<span class="card__meta card__dates">[^<]*<\/span>)?\s*<span class="card__meta">([^<]*)<\/span>/.exec(page);
+        const card =
+          /<span class="card__title">Phone<\/span>(?:<span class="card__meta card__dates">[^<]*<\/span>)?\s*<span class="card__meta">([^<]*)<\/span>/.exec(
+            page,
+          );
         expect(card?.[1]).to.equal('2 photos · 2 videos');
       }
     });

@@ -37,8 +37,9 @@ function initAlbum(list) {
   );
 
   // Choosing photos to download or share (views/assets/select.js): its button joins the header.
+  // Pages of files from many albums (search, timeline) start their own (search-select.js).
   const header = document.querySelector('.album-header');
-  if (header) {
+  if (header && assets.select) {
     void Promise.all([import(assets.select), import(assets.byteSize), strings]).then(([{ initSelect }, { formatBytes }, { t, locale }]) => {
       const album = list.dataset.album ?? '';
       const albumUrl = new URL(`/photos/${album.split('/').map(encodeURIComponent).join('/')}`, window.location.origin);

@@ -1,5 +1,6 @@
 // The photo frame's list (docs/api.md#photo-frame): every page of a JSON source of this site
-// shaped as /api/album-media answers, `{page, pages, items: [...]}`, read again and again for
+// shaped as /api/album-media answers, `{page, pages, items: [...]}` (or as /api/search answers,
+// `results` for `items`, or /api/on-this-day, every year's `files`), read again and again for
 // as long as the frame runs. Only what the frame shows of each item is kept, and each reading
 // replaces the last: the list never grows beyond the source's size.
 
@@ -80,13 +81,26 @@ export async function readList(source) {
     if ([401, 403, 404, 410].includes(res.status)) throw new SourceRefused(res.status);
     if (!res.ok) throw new Error(String(res.status));
     const body = await res.json();
-    for (const raw of Array.isArray(body.items) ? body.items : []) {
+    for (const raw of itemsOf(body)) {
       const item = frameItem(raw);
       if (item) items.push(item);
     }
     pages = Number.isInteger(body.pages) && body.pages > 0 ? body.pages : 1;
   }
   return { items, pages };
+}
+
+/**
+ * The items of one page of a list: `items` (album-media, frame-media), `results` (search) or
+ * each year's `files` (on this day), each shaped as an album-media item.
+ * @param {any} body
+ * @returns {unknown[]}
+ */
+function itemsOf(body) {
+  if (Array.isArray(body?.items)) return body.items;
+  if (Array.isArray(body?.results)) return body.results;
+  if (Array.isArray(body?.years)) return body.years.flatMap((year) => (Array.isArray(year?.files) ? year.files : []));
+  return [];
 }
 
 /**

@@ -99,7 +99,10 @@ async function start() {
       const answer = res.ok ? await res.json() : { marks: [] };
       if (answer.marks.length > 0) {
         const bounds = L.latLngBounds(answer.marks.map((m) => L.latLng(m.lat, m.lon)));
-        map.fitBounds(bounds.pad(0.2), { maxZoom: Math.min(maxZoom, 10), animate: false });
+        // A cluster's centre is not where its photos are (one of Lisbon and Paris lies in the
+        // Bay of Biscay): zoomed no further than where the first cluster splits, they stay in view.
+        const splits = answer.marks.flatMap((m) => (m.zoom === undefined ? [] : [m.zoom]));
+        map.fitBounds(bounds.pad(0.2), { maxZoom: Math.min(maxZoom, 10, ...splits), animate: false });
         return;
       }
     } catch {

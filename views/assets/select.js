@@ -1,24 +1,26 @@
 // Choosing photos on any grid of the gallery's tiles (README "Choosing photos"): a "Select"
 // button, a checkbox on each tile (shown on hover with a mouse), a long press then taps on
 // touch, shift-click for a range, Space to toggle and Escape to leave, "select this day" on
-// tiles grouped by day, and a bar that counts and sizes the choice, downloads it as the
-// album's ZIP of those files (docs/api.md#get-apidownload-albumpath, `only`) and shares it
-// through the system's share sheet. The choice is kept per page in sessionStorage, so it
+// tiles grouped by day (or "select this month" under the timeline's month headers), and a bar
+// that counts and sizes the choice, downloads it as the album's ZIP of those files
+// (docs/api.md#get-apidownload-albumpath, `only`), or, on pages of files from many albums
+// (search, timeline), as one ZIP of them all (docs/api.md#get-apidownload-selectionfile), and
+// shares it through the system's share sheet. The choice is kept per page in sessionStorage, so it
 // survives infinite scroll, Back and a reload of the tab.
 //
 // What it needs of the page (server/public/pages/media-items.ts renders it):
+// - on the grid, `data-assets` (JSON) naming `selectZip`, the versioned address of select-zip.js;
 // - tiles: `.media__item` elements, each holding an `a.media__link` with `data-path` (album
 //   path/file name), `data-name`, `data-kind` (`image`, `video`) and `data-bytes` (the file
 //   and a Live Photo's movie); tiles added later (infinite scroll) are picked up by themselves;
 // - optionally, groups of tiles by day: an element with `data-select-group` around them,
-//   whose `[data-select-group-head]` (else the group itself) gets the "select this day" button.
+//   whose `[data-select-group-head]` (else the group itself) gets the "select this day" button;
+// - or headers among the tiles (`options.groups.head`, the timeline's months), each owning the
+//   tiles after it up to the next header.
 
 const LONG_PRESS_MS = 450;
 /** A finger moving this far is scrolling, not pressing. */
 const PRESS_SLOP_PX = 10;
-/** Past this, the ZIP's address is posted as a form: proxies and servers refuse long URLs. */
-const MAX_URL_CHARS = 8000;
-const DOWNLOAD_API = '/api/download-album';
 
 /**
  * @typedef {object} SelectOptions
@@ -30,6 +32,10 @@ const DOWNLOAD_API = '/api/download-album';
  * @property {(paths: string[]) => string | undefined} [shareUrl] what Share sends for the chosen
  *   files (absolute), or undefined for no Share button
  * @property {string} [shareTitle]
+ * @property {boolean} [across] the tiles come from many albums (search, timeline): Download is
+ *   one ZIP of every chosen file, whatever its album
+ * @property {{ head: string, label: string }} [groups] headers among the tiles (a selector) that
+ *   each get a button choosing the tiles after them, labelled with the words `label` names
  */
 
 /** @typedef {{ bytes: number, kind: string }} Chosen */
@@ -40,6 +46,9 @@ const DOWNLOAD_API = '/api/download-album';
  */
 export function initSelect(grid, options) {
   const { t, formatSize, toolbar } = options;
+  /** @type {Promise<typeof import('./select-zip.js')>} */
+  const zipModule = import(JSON.parse(grid.dataset.assets ?? '{}').selectZip);
+  zipModule.catch(() => undefined);
   const storageName = `gallery-select:${options.storageKey}`;
   /** @type {Map<string, Chosen>} media path → what it adds, in the order chosen */
   const chosen = new Map();
@@ -160,7 +169,9 @@ export function initSelect(grid, options) {
     startButton.textContent = selecting ? t('select.cancel') : t('select.start');
     bar.root.hidden = !selecting;
     for (const tile of tiles()) prepare(tile);
-    for (const group of grid.querySelectorAll('[data-select-group]')) prepareGroup(/** @type {HTMLElement} */ (group));
+    for (const group of grid.querySelectorAll('[data-select-group]'))
+      prepareGroup(group.querySelector('[data-select-group-head]') ?? group, 'select.day', true);
+    if (options.groups) for (const head of grid.querySelectorAll(options.groups.head)) prepareGroup(head, options.groups.label, false);
     bar.count.textContent = summary();
     bar.download.disabled = chosen.size === 0;
     bar.share.disabled = chosen.size === 0;
@@ -203,69 +214,48 @@ export function initSelect(grid, options) {
     }
   }
 
-  /** "Select this day": chooses every tile of the group, or clears them when all are chosen. */
-  function prepareGroup(group) {
-    let button = /** @type {HTMLButtonElement | null} */ (group.querySelector(':scope [data-select-day]'));
+  /** The tiles a "select this day" (or "this month") button chooses. */
+  function tilesOfGroup(button) {
+    const head = options.groups ? button.closest(options.groups.head) : null;
+    if (!head) return /** @type {HTMLElement[]} */ ([...(button.closest('[data-select-group]')?.querySelectorAll('.media__item') ?? [])]);
+    // A header among the tiles (the timeline's months, items of the tiles' own list so that
+    // they stick while it scrolls) owns the tiles after it, up to the next header.
+    const own = [];
+    for (let x = head.nextElementSibling; x && !x.matches(options.groups?.head ?? ''); x = x.nextElementSibling) {
+      if (x.matches('.media__item')) own.push(/** @type {HTMLElement} */ (x));
+    }
+    return own;
+  }
+
+  /**
+   * "Select this day" in `where` (made once, first or last in it): chooses every tile of its
+   * group, or clears them when all are chosen.
+   * @param {Element} where
+   * @param {string} label
+   * @param {boolean} first
+   */
+  function prepareGroup(where, label, first) {
+    let button = /** @type {HTMLButtonElement | null} */ (where.querySelector(':scope > [data-select-day]'));
     if (!button) {
       button = document.createElement('button');
       button.type = 'button';
       button.className = 'button button--ghost button--small select-day';
       button.dataset.selectDay = '';
-      button.textContent = t('select.day');
-      (group.querySelector('[data-select-group-head]') ?? group).prepend(button);
+      button.textContent = t(label);
+      if (first) where.prepend(button);
+      else where.append(button);
     }
-    const own = [...group.querySelectorAll('.media__item')];
+    const own = tilesOfGroup(button);
     button.hidden = !selecting;
     button.setAttribute('aria-pressed', String(own.length > 0 && own.every((x) => chosen.has(pathOf(x)))));
   }
 
-  /** Each album's chosen names, in the order the page shows them. */
-  function byAlbum() {
-    /** @type {Map<string, string[]>} */
-    const albums = new Map();
-    for (const path of chosen.keys()) {
-      const slash = path.lastIndexOf('/');
-      const album = slash < 0 ? '' : path.slice(0, slash);
-      albums.set(album, [...(albums.get(album) ?? []), path.slice(slash + 1)]);
-    }
-    return albums;
-  }
-
   /**
-   * One ZIP per album of the choice (an album page has one): a plain navigation to the ZIP's
-   * address, which arrives as an attachment, or the same fields posted as a form when the
-   * address would be too long. No `download` attribute: a refused download shows the page
-   * that says why.
+   * The ZIP of the choice (views/assets/select-zip.js, loaded by its versioned address from the
+   * page's list of scripts): a plain navigation, or a form posted for a long choice.
    */
   function download() {
-    for (const [album, names] of byAlbum()) {
-      const url = `${DOWNLOAD_API}?path=${encodeURIComponent(album)}${names.map((n) => `&only=${encodeURIComponent(n)}`).join('')}`;
-      if (url.length <= MAX_URL_CHARS) {
-        const a = document.createElement('a');
-        a.href = url;
-        a.hidden = true;
-        document.body.append(a);
-        a.click();
-        a.remove();
-        continue;
-      }
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = DOWNLOAD_API;
-      form.hidden = true;
-      const field = (name, value) => {
-        const input = document.createElement('input');
-        input.type = 'hidden';
-        input.name = name;
-        input.value = value;
-        form.append(input);
-      };
-      field('path', album);
-      for (const n of names) field('only', n);
-      document.body.append(form);
-      form.submit();
-      form.remove();
-    }
+    void zipModule.then(({ downloadChosen }) => downloadChosen([...chosen.keys()], options.across === true));
   }
 
   async function share() {
@@ -308,11 +298,11 @@ export function initSelect(grid, options) {
     true,
   );
 
-  // A day's button sits beside its tiles, not in one.
+  // A day's (or a month's) button sits beside its tiles, not in one.
   grid.addEventListener('click', (event) => {
     const day = event.target instanceof Element ? event.target.closest('[data-select-day]') : null;
     if (!day) return;
-    const own = [...(day.closest('[data-select-group]')?.querySelectorAll('.media__item') ?? [])];
+    const own = tilesOfGroup(day);
     const state = !own.every((x) => chosen.has(pathOf(x)));
     for (const x of own) set(/** @type {HTMLElement} */ (x), state);
     update();
@@ -380,7 +370,9 @@ export function initSelect(grid, options) {
 
   // Tiles arriving later (infinite scroll, a page loading the previous page) show the choice too.
   new MutationObserver((records) => {
-    const added = records.some((r) => [...r.addedNodes].some((n) => n instanceof Element && (n.matches('.media__item') || n.querySelector('.media__item'))));
+    // A header too: the timeline adds a month's header after its tiles.
+    const wanted = options.groups ? `.media__item, ${options.groups.head}` : '.media__item';
+    const added = records.some((r) => [...r.addedNodes].some((n) => n instanceof Element && (n.matches(wanted) || n.querySelector(wanted))));
     if (added) update();
   }).observe(grid, { childList: true, subtree: true });
 

@@ -2,6 +2,7 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import { badRequest, forbidden } from '../../core/errors.js';
 import { isCrossSite } from '../access/cross-site.js';
 import { chosenFiles, onlyNames, onlyNamesInQuery } from '../zip/selection.js';
+import { type AlbumFile, chosenOfAlbum, chosenPaths, chosenPathsInQuery, entryNames, namesByAlbum } from '../zip/cross-album.js';
 import { BODY_LIMIT } from './password-routes.js';
 import type { AlbumResolver, ReadableFile, ResolvedAlbum } from '../resolvers.js';
 import { zipFiles } from '../zip/zip-contents.js';
@@ -38,6 +39,16 @@ export interface DownloadRouterOptions {
    * local headers and none is computed. Absent: always computed while streaming.
    */
   readonly knownCrc?: (albumPath: string, name: string, version: StatedVersion, withoutLocation: boolean) => Promise<number | undefined>;
+}
+
+/** The archive of files chosen across albums: they have no one album to be named after. */
+export const SELECTION_ZIP_NAME = 'photos.zip';
+
+/** A file of an archive: the album it is read from, its name in the archive, and the file. */
+interface ArchiveFile {
+  readonly albumPath: string;
+  readonly entry: string;
+  readonly file: ReadableFile;
 }
 
 /** `videos=1` adds the album's videos; absent (or `0`), the photos-only ZIP of the CONTRACT. */
@@ -111,10 +122,43 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
       const readable = await album.readable();
       const ordered = opts.order ? await opts.order(album.path, readable) : readable;
       const files = asked.only ? chosenFiles(ordered, asked.only) : zipFiles(ordered, asked.videos);
-      await sendZip(album, files, req.method, res);
+      const entries = files.map((file) => ({ albumPath: album.path, entry: file.item.name, file }));
+      await sendZip(`download-album: ${album.path}`, `${album.name || 'album'}.zip`, entries, album.protected, req.method, res);
     } finally {
       slot.release();
       if (slot.evicted) log.warn(`download-album: ${album.path}: a stalled download ended to make room for another visitor`);
+    }
+  }
+
+  /**
+   * Files chosen across albums (search, timeline): every album's access is checked first, as
+   * its own ZIP's (401 locked, 403 through a "no downloads" link, 404), before any name is
+   * looked at or a place is taken; then the names, album by album; then one archive.
+   */
+  async function downloadSelection(req: Request, res: Response, paths: readonly string[]): Promise<void> {
+    /** Albums by their real path: two spellings of one album are one. */
+    const albums = new Map<string, { album: ResolvedAlbum; names: string[] }>();
+    for (const [albumPath, names] of namesByAlbum(paths)) {
+      const album = await resolveAlbum(req, albumPath, 'original');
+      const known = albums.get(album.path);
+      if (known) known.names.push(...names);
+      else albums.set(album.path, { album, names });
+    }
+    const slot = slots.take(clientAddressKey(req), res);
+    try {
+      const chosen: AlbumFile[] = [];
+      for (const { album, names } of albums.values()) {
+        const readable = await album.readable();
+        const ordered = opts.order ? await opts.order(album.path, readable) : readable;
+        chosen.push(...chosenOfAlbum(album.path, album.name, ordered, names));
+      }
+      const names = entryNames(chosen);
+      const entries = chosen.map((c, i) => ({ albumPath: c.albumPath, entry: names[i] as string, file: c.file }));
+      const isPrivate = [...albums.values()].some(({ album }) => album.protected);
+      await sendZip('download-selection', SELECTION_ZIP_NAME, entries, isPrivate, req.method, res);
+    } finally {
+      slot.release();
+      if (slot.evicted) log.warn('download-selection: a stalled download ended to make room for another visitor');
     }
   }
 
@@ -126,23 +170,35 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: MAX_FORM_FIELDS }),
     (req, res) => downloadAlbum(req, res, fromForm(req)),
   );
+  router.get('/api/download-selection', (req, res) => downloadSelection(req, res, chosenPathsInQuery(req.originalUrl)));
+  router.post(
+    '/api/download-selection',
+    refuseCrossSite,
+    requireForm,
+    express.urlencoded({ limit: BODY_LIMIT, extended: false, parameterLimit: MAX_FORM_FIELDS }),
+    (req, res) => downloadSelection(req, res, chosenPaths((req.body as Record<string, unknown> | undefined)?.file)),
+  );
 
-  async function sendZip(album: ResolvedAlbum, files: readonly ReadableFile[], method: string, res: Response): Promise<void> {
+  async function sendZip(label: string, zipName: string, files: readonly ArchiveFile[], isPrivate: boolean, method: string, res: Response): Promise<void> {
     const { knownCrc } = opts;
-    const plan = await planZip(
-      files.map((f) => ({ name: f.item.name, path: f.absPath, hideLocation: f.hideLocation })),
-      {
-        onSkip: (file, reason) => log.warn(`download-album: ${album.path}/${file} left out: ${reason}`),
-        knownCrc: knownCrc && ((file, version) => knownCrc(album.path, file.name, version, file.hideLocation === true)),
-      },
-    );
+    const sources = files.map((f) => ({ name: f.entry, path: f.file.absPath, hideLocation: f.file.hideLocation }));
+    const fileOf = new Map(sources.map((source, i) => [source, files[i] as ArchiveFile]));
+    const plan = await planZip(sources, {
+      onSkip: (file, reason) => log.warn(`${label}: ${file} left out: ${reason}`),
+      knownCrc:
+        knownCrc &&
+        ((source, version) => {
+          const f = fileOf.get(source as (typeof sources)[number]);
+          return f ? knownCrc(f.albumPath, f.file.item.name, version, f.file.hideLocation) : Promise.resolve(undefined);
+        }),
+    });
 
     res.set({
       'Content-Type': 'application/zip',
-      'Content-Disposition': attachmentDisposition(`${album.name || 'album'}.zip`),
+      'Content-Disposition': attachmentDisposition(zipName),
       // Exact: planZip computed the archive's layout from the stat'ed sizes and names (and whether every CRC is known).
       'Content-Length': String(plan.size),
-      'Cache-Control': album.protected || files.some((f) => f.protected) ? 'private, no-store' : 'no-cache',
+      'Cache-Control': isPrivate || files.some((f) => f.file.protected) ? 'private, no-store' : 'no-cache',
     });
     // A HEAD must not read gigabytes only for Node to discard them.
     if (method === 'HEAD') {
@@ -155,7 +211,7 @@ export function createDownloadRouter(opts: DownloadRouterOptions): Router {
     } catch (err) {
       // writeZip has already destroyed the response; a visitor closing the tab (or leaving
       // it stalled) is no failure.
-      if (!(err instanceof ClientClosedError)) log.error({ err }, `download-album: ${album.path} failed mid-stream`);
+      if (!(err instanceof ClientClosedError)) log.error({ err }, `${label} failed mid-stream`);
     }
   }
 

@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import { albumsVisibleTo } from '../../core/access/visible-albums.js';
 import type { AlbumIndex } from '../../core/albums/album-index.js';
 import { type Album, titleOf } from '../../core/albums/album-tree.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { ROOT_DIR } from '../../core/root-dir.js';
 import type { SiteSettings } from '../../core/site-settings.js';
 import { albumPageUrl, thumbnailUrl } from '../../core/urls.js';
 import { CONTENT_SECURITY_POLICY } from '../../http/security-headers.js';
@@ -13,27 +11,18 @@ import { visitorOf } from '../access/visitor.js';
 import { varyByLanguage } from '../pages/visitor-language.js';
 import {
   albumsShowingPlaces,
-  type Bounds,
+  boundsOf,
   CELLS_PER_DEGREE,
   isAt,
   MAX_ZOOM,
   MapIndex,
+  numberOf,
   type PlacedFile,
   type PositionedFiles,
   roundedSpot,
   type ShownPrecision,
-} from './map-points.js';
-
-/**
- * The map's third-party code and data, served from the gallery itself (no request leaves it):
- * Leaflet, topojson-client (TopoJSON to GeoJSON, in the browser) and the Natural Earth
- * countries of world-atlas. The app mounts them and versions their URLs as its own assets.
- */
-export const MAP_VENDOR_DIRS: Readonly<Record<string, string>> = Object.freeze({
-  '/vendor/leaflet/': path.join(ROOT_DIR, 'node_modules', 'leaflet', 'dist'),
-  '/vendor/topojson-client/': path.join(ROOT_DIR, 'node_modules', 'topojson-client', 'src'),
-  '/vendor/world-atlas/': path.join(ROOT_DIR, 'node_modules', 'world-atlas'),
-});
+  zoomOf,
+} from '../../core/map-points.js';
 
 /** Photos listed for one spot: as many as a search page holds. */
 export const PHOTOS_PER_SPOT = 60;
@@ -60,31 +49,6 @@ interface KeptIndex {
   readonly root: unknown;
   readonly made: number;
   readonly index: MapIndex;
-}
-
-/** A number of a query, or undefined when it is not one. */
-function numberOf(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) return undefined;
-  return Number(value);
-}
-
-/** `bbox=west,south,east,north` in degrees; the whole world without it. */
-function boundsOf(value: unknown): Bounds {
-  if (value === undefined) return { west: -180, south: -90, east: 180, north: 90 };
-  const parts = typeof value === 'string' ? value.split(',').map(numberOf) : [];
-  const [west, south, east, north] = parts;
-  if (parts.length !== 4 || west === undefined || south === undefined || east === undefined || north === undefined)
-    throw badRequest('Invalid parameter: bbox must be west,south,east,north in degrees');
-  if (south > north || west > east || Math.abs(south) > 90 || Math.abs(north) > 90 || Math.abs(west) > 1_080 || Math.abs(east) > 1_080)
-    throw badRequest('Invalid parameter: bbox must be west,south,east,north in degrees');
-  // Leaflet counts longitudes past ±180 when the world repeats: a span of the whole world is the world.
-  return east - west >= 360 ? { west: -180, south, east: 180, north } : { west, south, east, north };
-}
-
-function zoomOf(value: unknown, precision: ShownPrecision): number {
-  if (value === undefined) return 0;
-  if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) throw badRequest('Invalid parameter: zoom must be an integer from 0');
-  return Math.min(Number(value), MAX_ZOOM[precision]);
 }
 
 /** The CSP of the map page: the site's own, plus the tile server's images when the owner chose one. */

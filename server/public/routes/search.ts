@@ -18,6 +18,9 @@ export interface SearchRouterOptions extends SearchDeps {
 /** The address of a page of results. */
 export const searchUrl = (q: string, page = 1): string => `/search?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ''}`;
 
+/** The photo frame of a list of the API (docs/api.md#photo-frame), closing back to `back`. */
+export const frameOf = (source: string, back: string): string => `/frame?source=${encodeURIComponent(source)}&back=${encodeURIComponent(back)}`;
+
 function privately(res: Response): void {
   varyByLanguage(res);
   res.set('Cache-Control', 'private, no-store');
@@ -69,6 +72,9 @@ export function createSearchRouter(opts: SearchRouterOptions): Router {
         next: view.page < view.pages ? searchUrl(view.query, view.page + 1) : undefined,
       },
       viewerApi: `/api/search?q=${encodeURIComponent(view.query)}&for=viewer`,
+      // The results as a photo frame, which reads /api/search page after page, and the page's own address to share.
+      frameUrl: frameOf(`/api/search?q=${encodeURIComponent(view.query)}`, searchUrl(view.query)),
+      shareUrl: searchUrl(view.query),
       lightboxWidth: THUMBNAIL_SIZES[LIGHTBOX_THUMBNAIL],
       searchQuery: view.query,
     });

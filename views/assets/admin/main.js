@@ -4,15 +4,17 @@ import { currentAlbums, initAlbums, onAlbumsChanged, refreshSelectedAlbum, selec
 import { renderAssetManager } from './assets.js';
 import { renderCacheStats } from './cache.js';
 import { renderHomeEditor } from './home.js';
+import { renderPlaces } from './places.js';
 import { loadSiteSettings, onSiteChanged } from './settings.js';
 import { renderAddressBanner, renderSiteEditor } from './site.js';
 
-const TABS = ['albums', 'access', 'home', 'assets', 'site', 'cache'];
+const TABS = ['albums', 'access', 'home', 'assets', 'site', 'places', 'cache'];
 const onShow = {
   access: () => void renderAccessList(currentAlbums(), openAlbum),
   home: renderHomeEditor,
   assets: renderAssetManager,
   site: renderSiteEditor,
+  places: () => void renderPlaces(),
   cache: renderCacheStats,
 };
 

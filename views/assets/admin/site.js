@@ -1,7 +1,8 @@
-// The Site tab (name, landing subtitle, accent colour, public address) and the banner that
+// The Site tab (name, landing subtitle, accent colour, public address, language, the map) and the banner that
 // asks for the public address while it is missing or points at this computer.
 import { h, notify, replaceChildren } from './dom.js';
 import { saveSiteSettings, siteSettings } from './settings.js';
+import { mapFieldset, mapPatch, showFieldProblems } from './site-map.js';
 import { languages } from './share-dialog.js';
 import { t } from '../strings.js';
 
@@ -17,13 +18,16 @@ function legacyAddress() {
   }
 }
 
-async function save(patch, message) {
+/** Saves `patch`; a refusal is shown next to the fields it names when `form` has them, else in the corner. */
+async function save(patch, message, form) {
   try {
     await saveSiteSettings(patch);
+    if (form) showFieldProblems(form, '');
     notify(message);
     return true;
   } catch (err) {
-    notify(err.message, { error: true });
+    const placed = form ? showFieldProblems(form, err.message) : false;
+    notify(placed ? t('site.invalid') : err.message, { error: true });
     return false;
   }
 }
@@ -98,6 +102,7 @@ export function renderSiteEditor() {
       ),
       h('small', { text: t('site.languageHelp') }),
     ),
+    mapFieldset(site),
     h('div', { class: 'row end' }, h('button', { type: 'submit', class: 'primary' }, t('site.save'))),
   );
   form.addEventListener('submit', async (e) => {
@@ -111,8 +116,10 @@ export function renderSiteEditor() {
         publicUrl: value('publicUrl').trim() || null,
         // Written only once chosen: a site.json without it follows the default (English).
         ...(value('language') === site.language ? {} : { language: value('language') }),
+        ...mapPatch(form, site),
       },
       t('site.saved'),
+      form,
     );
   });
   replaceChildren(container, form);

@@ -1,6 +1,12 @@
+/**
+ * The map's pure part, shared by the public map (server/public/routes/map-routes.ts: rounded
+ * as the owner chose, for what a visitor may open) and the admin's exact one
+ * (server/admin/routes/places.ts: every album, for the owner): grids, rounding, clusters.
+ */
 import Supercluster, { type ClusterProperties, type PointFeature } from 'supercluster';
-import { type Album, hidesLocation, type MediaItem } from '../../core/albums/album-tree.js';
-import type { MapPrecision } from '../../core/site-settings.js';
+import { type Album, hidesLocation, type MediaItem } from './albums/album-tree.js';
+import { badRequest } from './errors.js';
+import type { MapPrecision } from './site-settings.js';
 
 /** What the map needs of a file of the library (server/media/library/library.ts, `LibraryFile`). */
 export interface PlacedFile {
@@ -55,6 +61,34 @@ export function roundedSpot(position: Spot, precision: ShownPrecision): Spot | u
   return { lat: snap(clampedLat, perDegree), lon: snap(lon, perDegree) };
 }
 
+// The query of `GET /api/map`, the public one's and the admin's (docs/api.md#the-map).
+
+/** A number of a query, or undefined when it is not one. */
+export function numberOf(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** `bbox=west,south,east,north` in degrees; the whole world without it. */
+export function boundsOf(value: unknown): Bounds {
+  if (value === undefined) return { west: -180, south: -90, east: 180, north: 90 };
+  const parts = typeof value === 'string' ? value.split(',').map(numberOf) : [];
+  const [west, south, east, north] = parts;
+  if (parts.length !== 4 || west === undefined || south === undefined || east === undefined || north === undefined)
+    throw badRequest('Invalid parameter: bbox must be west,south,east,north in degrees');
+  if (south > north || west > east || Math.abs(south) > 90 || Math.abs(north) > 90 || Math.abs(west) > 1_080 || Math.abs(east) > 1_080)
+    throw badRequest('Invalid parameter: bbox must be west,south,east,north in degrees');
+  // Leaflet counts longitudes past ±180 when the world repeats: a span of the whole world is the world.
+  return east - west >= 360 ? { west: -180, south, east: 180, north } : { west, south, east, north };
+}
+
+/** `zoom` as an integer from 0 (0 without it), no further than the precision's last zoom. */
+export function zoomOf(value: unknown, precision: ShownPrecision): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) throw badRequest('Invalid parameter: zoom must be an integer from 0');
+  return Math.min(Number(value), MAX_ZOOM[precision]);
+}
+
 /** The albums whose positions may be shown: of those the visitor may open, the ones that do not hide locations. */
 export const albumsShowingPlaces = (albums: readonly Album[]): Album[] => albums.filter((album) => !hidesLocation(album));
 
@@ -96,15 +130,20 @@ export class MapIndex {
   /** Distinct spots. */
   readonly spots: number;
 
-  constructor(files: Iterable<PlacedFile>, precision: ShownPrecision) {
+  /**
+   * `withHiddenLocations`: the owner's own map (the admin) counts the albums that hide
+   * locations too; every visitor's leaves them out, whatever the caller gave.
+   */
+  constructor(files: Iterable<PlacedFile>, precision: ShownPrecision, opts: { readonly withHiddenLocations?: boolean } = {}) {
     this.#precision = precision;
+    const keepHidden = opts.withHiddenLocations === true;
     const perDegree = CELLS_PER_DEGREE[precision];
     // Integer cell keys: a cell's row and column fit well inside 2^53 at every precision.
     const columns = 360 * perDegree + 1;
     const counts = new Map<number, number>();
     let total = 0;
     for (const file of files) {
-      if (!file.position || hidesLocation(file.album)) continue;
+      if (!file.position || (!keepHidden && hidesLocation(file.album))) continue;
       const spot = roundedSpot(file.position, precision);
       if (!spot) continue;
       const key = Math.round((spot.lat + 90) * perDegree) * columns + Math.round((spot.lon + 180) * perDegree);
