@@ -5,7 +5,10 @@
  */
 import { parseAlbumRecord } from '../server/core/albums/album-record.js';
 import type { Album, MediaItem, TreeNode } from '../server/core/albums/album-tree.js';
+import { EventEmitter } from 'node:events';
+import { createLogger } from '../server/core/logger.js';
 import type { Stored } from '../server/media/dimensions-file.js';
+import { createLibrary, type LibraryIndex } from '../server/media/library/library.js';
 
 const PER_ALBUM = 200;
 const CAMERAS = [
@@ -81,4 +84,23 @@ export function recordOf(album: Album): Map<string, Stored> {
     });
   });
   return entries;
+}
+
+/** The library of `photos` synthetic photos, read as the gallery reads its facts records, and how long that took. */
+export async function syntheticLibrary(photos: number): Promise<{ root: TreeNode; albums: Album[]; library: LibraryIndex; buildMs: number }> {
+  const { root, albums } = buildTree(photos);
+  const byPath = new Map(albums.map((album) => [album.path, album]));
+  const index = Object.assign(new EventEmitter(), { albums: () => albums.values(), album: (path: string) => byPath.get(path) });
+  const started = performance.now();
+  const library = createLibrary({ index, readFacts: async (path) => recordOf(index.album(path) as Album), log: createLogger({ level: 'silent' }) });
+  await library.ready();
+  return { root, albums, library, buildMs: performance.now() - started };
+}
+
+/** Megabytes, to one decimal. */
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Full collections until the heap settles (node --expose-gc), before and after a memory figure. */
+export function settleHeap(): void {
+  for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
 }

@@ -10,34 +10,21 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventEmitter } from 'node:events';
 import { albumsVisibleTo } from '../server/core/access/visible-albums.js';
 import { ANONYMOUS } from '../server/core/access/visitor.js';
-import { createLogger } from '../server/core/logger.js';
-import { createLibrary } from '../server/media/library/library.js';
-import { buildTree, recordOf } from './library-corpus.js';
+import { mb, settleHeap, syntheticLibrary } from './library-corpus.js';
 
 const PHOTOS = Number(process.argv[2] ?? 1_000_000);
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const gc = () => {
-  for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
-};
 
 async function main(): Promise<void> {
-  const { root, albums } = buildTree(PHOTOS);
-  const byPath = new Map(albums.map((album) => [album.path, album]));
-  const index = Object.assign(new EventEmitter(), { albums: () => albums.values(), album: (path: string) => byPath.get(path) });
-  gc();
+  settleHeap();
   const before = process.memoryUsage();
-  const started = performance.now();
-  const library = createLibrary({ index, readFacts: async (path) => recordOf(index.album(path)!), log: createLogger({ level: 'silent' }) });
-  await library.ready();
-  const buildMs = performance.now() - started;
+  const { root, albums, library, buildMs } = await syntheticLibrary(PHOTOS);
   // The first query makes what search keeps beside the slices (the albums' words and summary): counted in.
   const firstQuery = performance.now();
   library.search(albumsVisibleTo(root, { ...ANONYMOUS }), 'warm', 1);
   const firstMs = performance.now() - firstQuery;
-  gc();
+  settleHeap();
   const after = process.memoryUsage();
   console.log(
     `library: ${library.size} files in ${albums.length} albums, built in ${Math.round(buildMs)} ms, first search ${Math.round(firstMs)} ms; memory +${mb(after.rss - before.rss)} MB RSS, +${mb(after.heapUsed - before.heapUsed)} MB heap, +${mb(after.arrayBuffers - before.arrayBuffers)} MB array buffers`,

@@ -11,14 +11,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventEmitter } from 'node:events';
 import { albumsVisibleTo } from '../server/core/access/visible-albums.js';
 import { ANONYMOUS } from '../server/core/access/visitor.js';
-import { createLogger } from '../server/core/logger.js';
 import type { LibraryFile } from '../server/media/library/library.js';
-import { createLibrary } from '../server/media/library/library.js';
 import { timelineFiles, viewerFiles } from '../server/public/pages/timeline.js';
-import { buildTree, recordOf } from './library-corpus.js';
+import { syntheticLibrary } from './library-corpus.js';
 
 const PHOTOS = Number(process.argv[2] ?? 1_000_000);
 
@@ -35,13 +32,8 @@ const factsOf = (f: LibraryFile) => ({
 });
 
 async function main(): Promise<void> {
-  const { root, albums } = buildTree(PHOTOS);
-  const byPath = new Map(albums.map((album) => [album.path, album]));
-  const index = Object.assign(new EventEmitter(), { albums: () => albums.values(), album: (path: string) => byPath.get(path) });
-  const started = performance.now();
-  const library = createLibrary({ index, readFacts: async (path) => recordOf(index.album(path)!), log: createLogger({ level: 'silent' }) });
-  await library.ready();
-  console.log(`library: ${library.size} files in ${albums.length} albums, built in ${Math.round(performance.now() - started)} ms`);
+  const { root, albums, library, buildMs } = await syntheticLibrary(PHOTOS);
+  console.log(`library: ${library.size} files in ${albums.length} albums, built in ${Math.round(buildMs)} ms`);
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
