@@ -6,7 +6,7 @@ import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { filesOf } from '../../server/core/albums/live-photos.js';
 import { dimensionsFile } from '../../server/core/media-catalogue.js';
 import { DimensionsCache } from '../../server/media/dimensions.js';
-import { readAlbumFacts } from '../../server/media/dimensions-file.js';
+import { readAlbumFacts, type Stored, writeAlbumFacts } from '../../server/media/dimensions-file.js';
 import { createLivePhotoIds, type LivePhotoIds } from '../../server/media/live-photo-ids.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
@@ -155,5 +155,28 @@ describe('Live Photo identifiers in the facts record', function () {
     const entry = await facts.records.entry('trip', 'IMG_1.JPG');
     expect(entry?.unreadFacts).to.equal(undefined);
     expect(entry?.contentId).to.equal(ID_1);
+  });
+
+  it('should not read again, on a rescan, a movie whose header cannot be read (it has no entry to be kept in)', async () => {
+    const dir = writeAlbum(albums, 'broken', { title: 'Broken' });
+    await writeLiveStill(path.join(dir, 'IMG_9.JPG'), ID_2);
+    fs.writeFileSync(path.join(dir, 'IMG_9.MOV'), 'not a movie');
+    reads = [];
+    await parts!.index.rescan();
+    await parts!.service.idle();
+    expect(reads.filter((r) => r.startsWith('broken/')).sort()).to.deep.equal(['broken/IMG_9.JPG', 'broken/IMG_9.MOV']);
+    reads = [];
+    await parts!.index.rescan();
+    await parts!.service.idle();
+    expect(reads).to.deep.equal([]);
+  });
+
+  it('should read again only the identifier of an entry whose identifier is damaged, keeping the rest', async () => {
+    const file = path.join(cacheDir, 'damaged.json');
+    const entry = { mtimeMs: 1, size: 2, width: 3, height: 4 };
+    await writeAlbumFacts(file, { 'a.jpg': { ...entry, contentId: 42 } as unknown as Stored, 'b.jpg': { ...entry, contentId: null } });
+    const entries = await readAlbumFacts(file);
+    expect(entries.get('a.jpg')).to.deep.equal(entry);
+    expect(entries.get('b.jpg')).to.deep.equal({ ...entry, contentId: null });
   });
 });
