@@ -103,11 +103,11 @@ async function main(argv: string[]): Promise<number> {
   const locate = createMediaLocator(index, config.albumsDir);
   const cache = createThumbnailCache({ cacheDir: config.cacheDir, pool });
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata: createMetadataService({ pool }), log });
-  const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locate);
   // The same parts as server/gallery.ts wires for its preparation, but the web copies of videos
   // are made in step 3, one at a time, not as their probes find them.
   const facts = new DimensionsCache({ locate: (node, item) => stats.of(node, item), cacheDir: config.cacheDir, reader: pool, concurrency: inFlight, log });
+  const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, facts, pool, log });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });
   // The ZIP's CRCs, as the server's preparation computes them: a server started after finds them all.
   const crcs = SERVED_CRCS_SUPPORTED ? createServedCrcs({ records: facts.records, pool }) : undefined;

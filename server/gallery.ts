@@ -117,7 +117,6 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
   // One cache of patches for originals, web copies and ZIPs: a video's Range requests and a download share it.
   const locationPatcher = createLocationPatcher();
   const webVideos = createWebVideoService({ cacheDir: config.cacheDir, pool, metadata, log });
-  const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, cacheDir: config.cacheDir, pool, log });
   const stats = new MediaStats(locateMedia);
   // Made after the facts it is built from: an album's facts saved meanwhile wait for it (none can be, before the first read).
   let library: LibraryIndex | undefined;
@@ -133,6 +132,8 @@ export async function createGallery(config: Config, opts: GalleryOptions): Promi
     },
     log,
   });
+  // Live Photos' identifiers are kept in the same records, written by the same store.
+  const livePhotoIds = createLivePhotoIds({ index, albumsDir: config.albumsDir, facts: dimensions, pool, log });
   library = createLibrary({ index, readFacts: (albumPath) => readAlbumFacts(dimensions.fileOf(albumPath)), log });
   const dates = new AlbumDates({ dimensions: dimensions.provide, stats, findAlbum: (albumPath) => index.album(albumPath) });
   const coverFocus = createCoverFocus({ cacheDir: config.cacheDir, pool, log });

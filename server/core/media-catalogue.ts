@@ -177,8 +177,8 @@ export function isThumbnailFormat(value: unknown): value is ThumbnailFormat {
  * The cache layout under CACHE_DIR (docs/api.md#get-apithumbnailpathsizeformat): one tree per thumbnail size,
  * thumbnails/{size}/{album path}/{file}.jpg (and .webp beside it), full-size/{album path}/{file}.jpg for photos
  * browsers cannot display, web-video/{album path}/{file}.mp4 for videos they cannot all play
- * as they are, one file of page sizes per album, dimensions/{album path}/.dimensions.json, and
- * one of Live Photo content identifiers, live-photos/{album path}/.ids.json. Paths given here must be validated relative
+ * as they are, and one file of facts per album (sizes, dates, Live Photo content identifiers...),
+ * dimensions/{album path}/.dimensions.json. Paths given here must be validated relative
  * paths (no '..'): these only join them.
  */
 
@@ -243,10 +243,3 @@ export const dimensionsDir = (cacheDir: string, albumPath = ''): string => path.
 /** The file of one album's page sizes. Dot-named: no album directory can be called that (docs/api.md#the-album-tree), so it never collides. */
 export const DIMENSIONS_FILE = '.dimensions.json';
 export const dimensionsFile = (cacheDir: string, albumPath: string): string => path.join(dimensionsDir(cacheDir, albumPath), DIMENSIONS_FILE);
-
-/** CACHE_DIR/live-photos, or its sub-directory for an album. */
-export const livePhotoIdsDir = (cacheDir: string, albumPath = ''): string => path.join(cacheDir, 'live-photos', ...segments(albumPath));
-
-/** The file of one album's Live Photo content identifiers (server/media/live-photo-ids.ts); dot-named like DIMENSIONS_FILE. */
-export const LIVE_PHOTO_IDS_FILE = '.ids.json';
-export const livePhotoIdsFile = (cacheDir: string, albumPath: string): string => path.join(livePhotoIdsDir(cacheDir, albumPath), LIVE_PHOTO_IDS_FILE);

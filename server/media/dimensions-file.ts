@@ -4,7 +4,7 @@
  * file it was read from (mtime, size, the owner's turn) and what was read (size, length,
  * ThumbHash, playback plan, date taken), and whether what visitors ask first was prepared for
  * that version (server/media/preparer.ts), its CRC-32 as the ZIP sends it among them
- * (server/media/served-crc.ts).
+ * (server/media/served-crc.ts), and its Live Photo content identifier (server/media/live-photo-ids.ts).
  */
 import type { TreeNode } from '../core/albums/album-tree.js';
 import { filesOf } from '../core/albums/live-photos.js';
@@ -68,6 +68,12 @@ export interface Stored {
    */
   readonly places?: readonly string[];
   /**
+   * Apple's Live Photo content identifier of this version of the file (server/media/live-photo-ids.ts,
+   * which reads it only where it can change a pair); null: it has none or cannot be read; absent:
+   * not read. Kept only while `mtimeMs` and `size` are the file's: a changed file is read again.
+   */
+  readonly contentId?: string | null;
+  /**
    * The file is another album's, shown in this one through a symlink: its facts are kept here
    * for this album's pages, without its place, and views across albums leave it out (they list
    * it under its own album, as its own album's access says).
@@ -102,7 +108,8 @@ export interface StoredCrc {
  * as nothing prepared: its facts stay, its thumbnails are looked at again). 6: the CRC as
  * served (a file of version 4 or 5 reads as no CRC known: the next preparation computes them).
  * 7: the camera, the position and the places (a file of version 4 to 6 reads with every entry
- * `unreadFacts`: each file's header is read again, nothing else is redone).
+ * `unreadFacts`: each file's header is read again, nothing else is redone). The Live Photo
+ * content identifier came within 7, being optional: an entry without it reads as not read yet.
  */
 const FILE_VERSION = 7;
 const READABLE_VERSIONS = [4, 5, 6, FILE_VERSION];
@@ -117,13 +124,27 @@ export async function readAlbumFacts(file: string): Promise<Map<string, Stored>>
     if (typeof raw !== 'object' || raw === null) break;
     for (const [name, value] of Object.entries(raw)) {
       if (!isStored(value)) continue;
-      const place = placeFactsOf(value);
+      const place = placeFactsOf(withCheckedContentId(value));
       entries.set(name, version < FILE_VERSION ? { ...place, unreadFacts: true } : place);
     }
     break;
   }
   return entries;
 }
+
+/** The entry without a damaged content identifier: it is read again, the rest of the entry stands. */
+function withCheckedContentId(stored: Stored): Stored {
+  if (stored.contentId === undefined || isContentId(stored.contentId)) return stored;
+  const { contentId: _, ...rest } = stored;
+  return rest;
+}
+
+/** A content identifier as kept: null, or a short string (a UUID as Apple writes it). */
+export function isContentId(v: unknown): v is string | null {
+  return v === null || (typeof v === 'string' && v.length > 0 && v.length <= MAX_CONTENT_ID_CHARS);
+}
+
+const MAX_CONTENT_ID_CHARS = 128;
 
 /** Names as kept: a few words each, a few dozen of them (the file's own and the geocoder's in eleven languages). */
 const MAX_PLACES = 40;

@@ -341,7 +341,10 @@ export class DimensionsCache {
     // A file shown here through a symlink into another album keeps no place in this album's
     // record (whether its place may be shown is its own album's hideLocation), and is marked so
     // that views across albums leave it out (its own album's access decides who sees it).
-    const kept: Stored = elsewhere ? { ...withoutPlace(read), elsewhere: true } : read;
+    const own: Stored = elsewhere ? { ...withoutPlace(read), elsewhere: true } : read;
+    // The Live Photo identifier of this version, found by its own pass (server/media/live-photo-ids.ts)
+    // before or during this read, stays: the entry is replaced, not what it held.
+    const kept = withContentIdOf(record.entries.get(item.name), own);
     record.entries.set(item.name, kept);
     this.#known.set(item, toDimensions(kept));
     return true;
@@ -386,6 +389,12 @@ const CHECK_BATCH = 64;
 const READ_BATCH = 8;
 /** How often reads of an album still going on are saved to its cache file. */
 const SAVE_EVERY_MS = 5000;
+
+/** `read` with the content identifier `current` holds of the same file version (its turn aside: the bytes are the same). */
+function withContentIdOf(current: Stored | undefined, read: Stored): Stored {
+  if (current?.contentId === undefined || current.mtimeMs !== read.mtimeMs || current.size !== read.size) return read;
+  return { ...read, contentId: current.contentId };
+}
 
 /** A file's facts without where it was taken. */
 function withoutPlace(stored: Stored): Stored {

@@ -1,12 +1,12 @@
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Album } from '../core/albums/album-tree.js';
+import type { Album, MediaItem, TreeNode } from '../core/albums/album-tree.js';
 import { type ContentIds, filesOf, isLivePhotoMotion, isLivePhotoStill, pairLivePhotos } from '../core/albums/live-photos.js';
 import { HttpError } from '../core/errors.js';
-import { readJsonCache, writeJsonCache } from '../core/json-cache.js';
 import type { Logger } from '../core/logger.js';
-import { livePhotoIdsFile, type MediaKind } from '../core/media-catalogue.js';
+import type { MediaKind } from '../core/media-catalogue.js';
+import type { AlbumFactsStore } from './dimensions-file.js';
 import { isMissing } from '../core/paths.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 
@@ -22,11 +22,13 @@ import { MediaTaskError, PoolBusyError } from './pool-errors.js';
  * (its still may be named otherwise: `IMG_1.JPG` + `IMG_1_export.MOV`). A folder needing more
  * than `maxReadsPerFolder` reads keeps its pairs by name, and says so in the log.
  *
- * Reads go through the pool (the `contentId` task, headers only), a few at a time, and are
- * kept per album in `CACHE_DIR/live-photos/{album}/.ids.json` and in memory, by file name,
- * size and mtime: a restart or a rescan reads nothing that has not changed, only stats the
- * files concerned. Symbolic links are never read (their identifier counts as absent: they
- * pair by name).
+ * Reads go through the pool (the `contentId` task, headers only), a few at a time, and each
+ * identifier is kept in its file's entry of the album's facts record (server/media/dimensions.ts,
+ * `Stored.contentId`), for the version of the file (size and mtime) it was read from: a restart
+ * or a rescan reads nothing that has not changed, only stats the files concerned. The record
+ * has one writer per album, so this pass and the album's preparation never lose each other's
+ * fields; a file's entry is made first (its header read, as its page would) where it has none.
+ * Symbolic links are never read (their identifier counts as absent: they pair by name).
  */
 
 /** What the service needs of the album index (server/core/albums/album-index.ts). */
@@ -43,10 +45,19 @@ export interface ContentIdReader {
   contentId(task: { src: string; kind: MediaKind }): Promise<{ contentId: string | null }>;
 }
 
+/** Where identifiers are kept: the albums' facts records (server/media/dimensions.ts `DimensionsCache`). */
+export interface ContentIdFacts {
+  /** Reads what is not known of `items`: afterwards each has its entry, unless its header is unreadable or the pool was busy. */
+  complete(node: TreeNode, items: readonly MediaItem[]): Promise<void>;
+  readonly records: Pick<AlbumFactsStore, 'entry' | 'amend'>;
+  /** Writes the album's record now, when changes wait to be written. */
+  save(node: TreeNode): Promise<void>;
+}
+
 export interface LivePhotoIdsOptions {
   readonly index: ContentIdIndex;
   readonly albumsDir: string;
-  readonly cacheDir: string;
+  readonly facts: ContentIdFacts;
   readonly pool: ContentIdReader;
   readonly log: Logger;
   /** Reads in flight at once: the pool's main lane also serves thumbnails. */
@@ -70,12 +81,6 @@ interface Known {
   readonly id: string | null;
 }
 
-interface AlbumCache {
-  readonly files: Map<string, Known>;
-  dirty: boolean;
-}
-
-const CACHE_VERSION = 1;
 const DEFAULT_CONCURRENCY = 2;
 const DEFAULT_MAX_READS = 5000;
 const DEFAULT_RETRY_MS = 30_000;
@@ -84,7 +89,11 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
   const { index, log } = opts;
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const maxReads = opts.maxReadsPerFolder ?? DEFAULT_MAX_READS;
-  const caches = new Map<string, AlbumCache>();
+  /**
+   * Identifiers of files whose album record has no entry (their header unreadable): kept in
+   * memory, by album and file name, so a rescan does not read them again.
+   */
+  const unrecorded = new Map<string, Map<string, Known>>();
   /** Folders already reported as too large, so a rescan does not repeat the line. */
   const tooLarge = new Set<string>();
   let running: Promise<void> | undefined;
@@ -154,9 +163,8 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
    * The identifiers of the files of one folder that matter to its pairs, by name; undefined
    * when the pool refused reads (busy): the folder keeps what it has, and is looked at again.
    */
-  async function idsOf(album: Album, files: readonly { name: string; kind: MediaKind }[]): Promise<Map<string, string> | undefined> {
+  async function idsOf(album: Album, files: readonly MediaItem[]): Promise<Map<string, string> | undefined> {
     const dir = path.join(opts.albumsDir, ...album.path.split('/'));
-    const cache = await cacheOf(album.path);
     const known = new Map<string, string | null>();
     const items = files.map(({ name, kind }) => ({ name, kind }));
     const byName = pairLivePhotos(items);
@@ -169,7 +177,7 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
       }
       return new Map();
     }
-    let complete = await readInto(dir, items, first, cache, known);
+    let complete = await readInto(album, dir, files, first, known);
 
     // A movie with an identifier and no still: its still may have another name.
     const withIds = pairLivePhotos(items, idsFrom(known));
@@ -181,30 +189,31 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
           tooLarge.add(album.path);
           log.warn(`Live Photos of ${album.path} with other names than their movies' not looked for: ${second.length} more stills to read`);
         }
-      } else complete = (await readInto(dir, items, second, cache, known)) && complete;
+      } else complete = (await readInto(album, dir, files, second, known)) && complete;
     }
 
-    // Only what is still in the folder is kept.
+    // Only what is still in the folder is kept (the record leaves out the rest as it is saved).
     const present = new Set(files.map((f) => f.name));
-    for (const name of cache.files.keys()) {
-      if (!present.has(name)) {
-        cache.files.delete(name);
-        cache.dirty = true;
-      }
-    }
-    await saveCache(album.path, cache);
+    const memo = unrecorded.get(album.path);
+    for (const name of memo?.keys() ?? []) if (!present.has(name)) memo!.delete(name);
+    await opts.facts.save(album);
     return complete ? idsFrom(known) : undefined;
   }
 
-  /** Fills `known` for `names`: from the cache when size and mtime match, else read by the pool. False when some read was refused. */
+  /**
+   * Fills `known` for `names`: from the album's record when its entry is of the file's size and
+   * mtime, else read by the pool and written there. False when some read was refused.
+   */
   async function readInto(
+    album: Album,
     dir: string,
-    items: readonly { name: string; kind: MediaKind }[],
+    items: readonly MediaItem[],
     names: readonly string[],
-    cache: AlbumCache,
     known: Map<string, string | null>,
   ): Promise<boolean> {
-    const kinds = new Map(items.map((m) => [m.name, m.kind]));
+    const byName = new Map(items.map((m) => [m.name, m]));
+    // Entries first, so that what is read has a place to be kept.
+    await opts.facts.complete(album, filesNamed(byName, names));
     let refused = false;
     let next = 0;
     const worker = async () => {
@@ -221,64 +230,41 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
           known.set(name, null);
           continue;
         }
-        const cached = cache.files.get(name);
-        if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) {
-          known.set(name, cached.id);
+        const kept = await keptId(album.path, name, stat);
+        if (kept !== undefined) {
+          known.set(name, kept);
           continue;
         }
         try {
-          const { contentId } = await opts.pool.contentId({ src, kind: kinds.get(name)! });
-          remember(name, stat, contentId);
+          const { contentId } = await opts.pool.contentId({ src, kind: byName.get(name)!.kind });
+          await remember(name, stat, contentId);
         } catch (err) {
           if (err instanceof PoolBusyError) refused = true;
           // Undecodable: it has no identifier we can use, until it changes.
-          else if (err instanceof MediaTaskError) remember(name, stat, null);
+          else if (err instanceof MediaTaskError) await remember(name, stat, null);
           else if (!(isMissing(err) || err instanceof HttpError)) log.warn({ err }, `could not read the content identifier of ${src}`);
         }
       }
     };
-    const remember = (name: string, stat: { size: number; mtimeMs: number }, id: string | null) => {
+    const remember = async (name: string, stat: Version, id: string | null) => {
       known.set(name, id);
-      cache.files.set(name, { size: stat.size, mtimeMs: stat.mtimeMs, id });
-      cache.dirty = true;
+      await opts.facts.records.amend(album, name, (s) => (sameVersion(s, stat) && s.contentId !== id ? { ...s, contentId: id } : undefined));
+      const memo = unrecorded.get(album.path) ?? new Map<string, Known>();
+      if (sameVersion(await opts.facts.records.entry(album.path, name), stat)) memo.delete(name);
+      else memo.set(name, { size: stat.size, mtimeMs: stat.mtimeMs, id });
+      if (memo.size > 0) unrecorded.set(album.path, memo);
+      else unrecorded.delete(album.path);
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
     return !refused;
   }
 
-  async function cacheOf(albumPath: string): Promise<AlbumCache> {
-    let cache = caches.get(albumPath);
-    if (!cache) {
-      cache = { files: await loadCache(albumPath), dirty: false };
-      caches.set(albumPath, cache);
-    }
-    return cache;
-  }
-
-  async function loadCache(albumPath: string): Promise<Map<string, Known>> {
-    const files = new Map<string, Known>();
-    // None yet, damaged or of another version: read again.
-    const stored = await readJsonCache(livePhotoIdsFile(opts.cacheDir, albumPath), CACHE_VERSION);
-    if (typeof stored?.files !== 'object' || stored.files === null) return files;
-    for (const [name, value] of Object.entries(stored.files as Record<string, unknown>)) {
-      const v = value as Partial<Known>;
-      if (typeof v?.size === 'number' && typeof v.mtimeMs === 'number' && (v.id === null || typeof v.id === 'string')) {
-        files.set(name, { size: v.size, mtimeMs: v.mtimeMs, id: v.id });
-      }
-    }
-    return files;
-  }
-
-  async function saveCache(albumPath: string, cache: AlbumCache): Promise<void> {
-    if (!cache.dirty) return;
-    const file = livePhotoIdsFile(opts.cacheDir, albumPath);
-    try {
-      await writeJsonCache(file, CACHE_VERSION, { files: Object.fromEntries(cache.files) });
-      cache.dirty = false;
-    } catch (err) {
-      // Kept in memory; written with the next change.
-      log.warn({ err }, `could not write ${file}`);
-    }
+  /** The identifier kept of this version of the file; undefined: not read yet. */
+  async function keptId(albumPath: string, name: string, stat: Version): Promise<string | null | undefined> {
+    const entry = await opts.facts.records.entry(albumPath, name);
+    if (entry && sameVersion(entry, stat) && entry.contentId !== undefined) return entry.contentId;
+    const memo = unrecorded.get(albumPath)?.get(name);
+    return memo && sameVersion(memo, stat) ? memo.id : undefined;
   }
 
   return {
@@ -292,6 +278,20 @@ export function createLivePhotoIds(opts: LivePhotoIdsOptions): LivePhotoIds {
       while (running) await running;
     },
   };
+}
+
+/** A file's identity as its identifier is kept for. */
+interface Version {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+function sameVersion(kept: Version | undefined, stat: Version): boolean {
+  return kept !== undefined && kept.size === stat.size && kept.mtimeMs === stat.mtimeMs;
+}
+
+function filesNamed(byName: ReadonlyMap<string, MediaItem>, names: readonly string[]): MediaItem[] {
+  return names.flatMap((name) => byName.get(name) ?? []);
 }
 
 function hasStillAndMotion(files: readonly { name: string; kind: MediaKind }[]): boolean {

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
+import { createMediaLocator } from '../../server/core/access/media-location.js';
+import { DimensionsCache } from '../../server/media/dimensions.js';
+import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { createLivePhotoIds, type LivePhotoIds } from '../../server/media/live-photo-ids.js';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { loggerInto, quietLogger } from '../support/capture-logger.js';
@@ -18,6 +21,7 @@ describe('Live Photo identifiers: which files are read', function () {
   let pool: MediaPool;
   let index: AlbumIndex;
   let service: LivePhotoIds | undefined;
+  let facts: DimensionsCache | undefined;
   const read: string[] = [];
   const messages: string[] = [];
   const ID = 'C0FFEE00-1111-4222-8333-444455556666';
@@ -45,10 +49,12 @@ describe('Live Photo identifiers: which files are read', function () {
     await write('large', { 'IMG_1.JPG': null, 'IMG_1.MOV': null, 'IMG_2.JPG': null, 'IMG_2.MOV': null });
     index = await AlbumIndex.open({ albumsDir: albums, watch: false, log: quietLogger });
     pool = createMediaPool({ workers: 1, maxQueue: 16, log: quietLogger });
+    const stats = new MediaStats(createMediaLocator(index, albums));
+    facts = new DimensionsCache({ locate: (node, item) => stats.of(node, item), cacheDir: path.join(root, 'cache'), reader: pool, log: quietLogger });
     service = createLivePhotoIds({
       index,
       albumsDir: albums,
-      cacheDir: path.join(root, 'cache'),
+      facts,
       pool: {
         contentId: (task) => {
           read.push(path.relative(albums, task.src));
@@ -63,6 +69,7 @@ describe('Live Photo identifiers: which files are read', function () {
 
   after(async () => {
     await service?.close();
+    await facts?.close();
     index?.close();
     await pool?.close();
     removeTempDir(root);

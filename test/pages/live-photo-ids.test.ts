@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { livePhotoIdsFile } from '../../server/core/media-catalogue.js';
+import { dimensionsFile } from '../../server/core/media-catalogue.js';
+import { readAlbumFacts } from '../../server/media/dimensions-file.js';
 import { eventually, GalleryFixture } from '../support/gallery-fixture.js';
 import { writeLiveMovie, writeLiveStill } from '../support/live-photo-files.js';
 
@@ -64,10 +65,12 @@ describe('Live Photos by content identifier', function () {
     expect(fx.gallery.pool.tasksRun).to.equal(before);
   });
 
-  it('should cache them on disk, so a restarted gallery pairs them with no contentId task run', async () => {
-    const cached = JSON.parse(fs.readFileSync(livePhotoIdsFile(fx.cacheDir, ALBUM), 'utf8')) as { files: Record<string, { id: string | null }> };
-    expect(cached.files['IMG_1_export.MOV']?.id).to.equal(SAME);
-    expect(cached.files['DSC_1.JPG']?.id).to.equal(OTHER_STILL);
+  it("should keep them in the album's facts record, so a restarted gallery pairs them with no contentId task run", async () => {
+    const facts = await readAlbumFacts(dimensionsFile(fx.cacheDir, ALBUM));
+    expect(facts.get('IMG_1_export.MOV')?.contentId).to.equal(SAME);
+    expect(facts.get('DSC_1.JPG')?.contentId).to.equal(OTHER_STILL);
+    // No file of their own beside it.
+    expect(fs.existsSync(path.join(fx.cacheDir, 'live-photos'))).to.equal(false);
     await fx.gallery.close();
     await fx.start({ env: { WORKERS: '2' } });
     await fx.gallery.livePhotoIds.idle();
@@ -85,6 +88,6 @@ describe('Live Photos by content identifier', function () {
     await eventually(() => shown().includes('DSC_1.JPG+DSC_1.MOV'), 20_000, 'the new pair');
     expect(shown()).to.deep.equal(['DSC_1.JPG+DSC_1.MOV', 'IMG_1.JPG+IMG_1_export.MOV', 'IMG_2.JPG']);
     expect(tiles(await page())).to.deep.equal(['DSC_1.JPG LIVE', 'IMG_1.JPG LIVE', 'IMG_2.JPG']);
-    expect(fs.existsSync(path.dirname(livePhotoIdsFile(fx.cacheDir, ALBUM)))).to.equal(true);
+    expect((await readAlbumFacts(dimensionsFile(fx.cacheDir, ALBUM))).get('DSC_1.MOV')?.contentId).to.equal(OTHER_STILL);
   });
 });
