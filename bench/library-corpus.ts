@@ -86,11 +86,19 @@ export function recordOf(album: Album): Map<string, Stored> {
   return entries;
 }
 
-/** The library of `photos` synthetic photos, read as the gallery reads its facts records, and how long that took. */
-export async function syntheticLibrary(photos: number): Promise<{ root: TreeNode; albums: Album[]; library: LibraryIndex; buildMs: number }> {
+/**
+ * The library of `photos` synthetic photos, read as the gallery reads its facts records, and
+ * how long that took. `beforeLibrary` runs once the album tree is made and before the library
+ * is: a memory figure starts there, as the tree is the gallery's with or without the library.
+ */
+export async function syntheticLibrary(
+  photos: number,
+  beforeLibrary?: () => void,
+): Promise<{ root: TreeNode; albums: Album[]; library: LibraryIndex; buildMs: number }> {
   const { root, albums } = buildTree(photos);
   const byPath = new Map(albums.map((album) => [album.path, album]));
   const index = Object.assign(new EventEmitter(), { albums: () => albums.values(), album: (path: string) => byPath.get(path) });
+  beforeLibrary?.();
   const started = performance.now();
   const library = createLibrary({ index, readFacts: async (path) => recordOf(index.album(path) as Album), log: createLogger({ level: 'silent' }) });
   await library.ready();

@@ -23,9 +23,11 @@ const PRECISION = 'city';
 async function main(): Promise<void> {
   // The figure: the memory the search and map indexes add together (the library, what
   // the first search makes beside it, one set of clusters).
-  settleHeap();
-  const before = process.memoryUsage();
-  const { root, library } = await syntheticLibrary(PHOTOS);
+  let before = process.memoryUsage();
+  const { root, library } = await syntheticLibrary(PHOTOS, () => {
+    settleHeap();
+    before = process.memoryUsage();
+  });
   library.search(albumsVisibleTo(root, { ...ANONYMOUS }), 'warm', 1);
   const shown = () => albumsShowingPlaces(albumsVisibleTo(root, { ...ANONYMOUS }));
 

@@ -47,9 +47,18 @@ export interface SearchView {
   readonly pages: number;
   readonly perPage: number;
   readonly results: SearchResultView[];
-  /** Albums found by their own words, page 1 only. */
+  /** Albums found by their own words, page 1 only, the first SEARCH_ALBUM_CARDS of them. */
   readonly albums: Album[];
+  /** How many albums their own words found (page 1 only; 0 on the others). */
+  readonly albumsTotal: number;
 }
+
+/**
+ * Album cards above the results, at most: a word found in half the library's titles ("sea")
+ * would otherwise put thousands of cards (each a cover to look up) before the first photo.
+ * The heading then says how many there are; another word narrows them.
+ */
+export const SEARCH_ALBUM_CARDS = 12;
 
 /** The query's `q` and `page`, checked before anything is looked up. */
 export function parseSearchQuery(req: Request): { q: string; page: number } {
@@ -74,7 +83,8 @@ export async function searchView(req: Request, deps: SearchDeps, query: { q: str
     pages: Math.max(1, Math.ceil(answer.total / SEARCH_PAGE_SIZE)),
     perPage: SEARCH_PAGE_SIZE,
     results,
-    albums: query.page === 1 ? answer.albums : [],
+    albums: query.page === 1 ? answer.albums.slice(0, SEARCH_ALBUM_CARDS) : [],
+    albumsTotal: query.page === 1 ? answer.albums.length : 0,
   };
 }
 

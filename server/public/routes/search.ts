@@ -49,6 +49,7 @@ export function createSearchRouter(opts: SearchRouterOptions): Router {
       perPage: view.perPage,
       results: view.results,
       albums: view.albums.map((album) => ({ path: album.path, title: album.meta.title, url: albumPageUrl(album.path) })),
+      albumsTotal: view.albumsTotal,
     });
   });
 
@@ -62,6 +63,7 @@ export function createSearchRouter(opts: SearchRouterOptions): Router {
       query: view.query,
       total: view.total,
       cards,
+      albumsTotal: view.albumsTotal,
       media: view.results.map((r) => ({ ...forViewer(r), sizes: tileSizes('grid', r.width && r.height ? r.width / r.height : undefined) })),
       pagination: {
         total: view.total,
