@@ -4,6 +4,9 @@
  * costs three objects and a few bytes per word, not an array per word. Words are looked up by
  * their start ("lisb" finds "lisbon"), with a binary search.
  */
+/** TokenIndex.EMPTY, made on first use. */
+let empty: TokenIndex | undefined;
+
 export class TokenIndex {
   private constructor(
     /** The sorted words, one string ("\n" after each): an album's 20,000 words are one object, not 20,000. */
@@ -16,7 +19,15 @@ export class TokenIndex {
     readonly starting: readonly number[],
   ) {}
 
-  static readonly EMPTY = new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0), new Array<number>(8).fill(0));
+  /**
+   * The index of no words. A getter, not a static field: tsc's output for this class (ES2022)
+   * initialised such a field through an alias of the class assigned only after its body, and
+   * the built server (dist/) failed to start on it.
+   */
+  static get EMPTY(): TokenIndex {
+    empty ??= new TokenIndex('', new Int32Array(1), new Int32Array(1), new Int32Array(0), new Array<number>(8).fill(0));
+    return empty;
+  }
 
   /** An index of `count` entries, the words of each given by `wordsOf` (repeats allowed). */
   static build(count: number, wordsOf: (entry: number) => readonly string[]): TokenIndex {
