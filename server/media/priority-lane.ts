@@ -16,8 +16,9 @@ import { PoolBusyError, TaskCancelledError } from './pool-errors.js';
  *   rather than waiting behind a cold album's hundreds of tiles;
  * - `grid`: what an album page needs to show its tiles (grid-size thumbnails, page sizes);
  * - `view`: anything else a visitor is waiting for (the viewer's sizes, EXIF, full size);
- * - `background`: work nobody waits for (the sizes made after the one asked): it starts only
- *   when the lane has had no visitor's work for a moment, and never on the last free worker.
+ * - `background`: work nobody waits for (the sizes made after the one asked, the preparation
+ *   of a new album): it starts only when the lane has had no visitor's work for a moment, and
+ *   not on the last free worker while visitors have been about lately (ALL_WORKERS_QUIET_MS).
  */
 export type TaskPriority = 'quick' | 'grid' | 'view' | 'background';
 export const TASK_PRIORITIES: readonly TaskPriority[] = Object.freeze(['quick', 'grid', 'view', 'background']);
@@ -39,6 +40,11 @@ export interface PriorityLaneLimits {
   /** How long the lane must have been free of visitors' work before a background task starts. */
   readonly backgroundDelayMs: number;
   /**
+   * How long the lane must have been free of visitors' work before background work may take
+   * its last free worker too (default ALL_WORKERS_QUIET_MS).
+   */
+  readonly allWorkersQuietMs?: number;
+  /**
    * How long a view task may wait behind grid work before it takes every other free worker
    * (default VIEW_WAIT_LIMIT_MS). Grid work goes first, but under a sustained load of cold
    * tiles (a crowd on a new album) a strict order would hold an opened photo until the
@@ -46,6 +52,16 @@ export interface PriorityLaneLimits {
    */
   readonly maxViewWaitMs?: number;
 }
+
+/**
+ * Ten seconds without a visitor's task and background work takes every worker. While someone
+ * browses (a tile or a viewer's size every few seconds) one worker stays free for them, so
+ * their next task starts at once; in an unattended server (an album copied in at night, the
+ * owner's upload with nobody looking) leaving a core idle would double the time an album takes
+ * to prepare on two cores. A visitor arriving then waits at most for one background task to
+ * end (a 24 MP photo's grid sizes: about 0.1 s), and from then on finds a worker free.
+ */
+export const ALL_WORKERS_QUIET_MS = 10_000;
 
 /** Half a second more than a cold 24 MP large size takes to make on this kind of machine. */
 export const VIEW_WAIT_LIMIT_MS = 1500;
@@ -209,24 +225,28 @@ export class PriorityLane {
 
   /**
    * A background task when the lane is quiet: no visitor's task running, none queued or ended
-   * within the delay, and a worker left free for the next one. Else a timer looks again
-   * when the delay is over (a task ending looks again anyway).
+   * within the delay, and a worker left free for the next visitor unless none came for
+   * allWorkersQuietMs. Else a timer looks again when the wait is over (a task ending looks
+   * again anyway).
    */
   #nextBackground(): Entry | undefined {
     if (this.#waiting.background.length === 0 || this.#running > this.#backgroundRunning) return undefined;
-    if (this.#backgroundRunning >= Math.max(1, this.#limits.workers - 1)) return undefined;
+    const { workers, backgroundDelayMs, allWorkersQuietMs = ALL_WORKERS_QUIET_MS } = this.#limits;
     const quietFor = performance.now() - this.#lastVisitorWork;
-    if (quietFor < this.#limits.backgroundDelayMs) {
+    const allowed = quietFor >= allWorkersQuietMs ? workers : Math.max(1, workers - 1);
+    const wait = quietFor < backgroundDelayMs ? backgroundDelayMs - quietFor : this.#backgroundRunning >= allowed ? allWorkersQuietMs - quietFor : 0;
+    if (wait > 0) {
       if (!this.#timer) {
         this.#timer = setTimeout(() => {
           this.#timer = undefined;
           this.#pump();
-        }, this.#limits.backgroundDelayMs - quietFor);
+        }, wait);
         // Background work never keeps the process alive on its own.
         this.#timer.unref();
       }
       return undefined;
     }
+    if (this.#backgroundRunning >= allowed) return undefined;
     return this.#waiting.background.shift();
   }
 

@@ -78,3 +78,57 @@ describe('priority lane: a viewer is not starved by a crowd of tiles', function 
     expect(t.started).to.deep.equal(['holder', 'grid 1', 'grid 2', 'raised']);
   });
 });
+
+describe('priority lane: background work and the last free worker', function () {
+  function twoWorkers() {
+    const lane = new PriorityLane({ workers: 2, maxQueue: 100, maxBackgroundQueue: 10, backgroundDelayMs: 0, allWorkersQuietMs: 300 });
+    const started: string[] = [];
+    const finishers: (() => void)[] = [];
+    const submit = (name: string, priority: TaskPriority) =>
+      lane.submit(priority, () => {
+        started.push(name);
+        return new Promise<void>((resolve) => finishers.push(resolve));
+      }).result;
+    const finishAll = async () => {
+      for (const finish of finishers.splice(0)) finish();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { lane, started, submit, finishAll };
+  }
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  it('takes every worker when no visitor ever came', async function () {
+    const t = twoWorkers();
+    const all = [t.submit('bg 1', 'background'), t.submit('bg 2', 'background')];
+    await tick();
+    expect(t.started).to.deep.equal(['bg 1', 'bg 2']);
+    await t.finishAll();
+    await Promise.all(all);
+  });
+
+  it('keeps a worker free while a visitor came lately, and takes it after the quiet span', async function () {
+    const t = twoWorkers();
+    const visitor = t.submit('visitor', 'grid');
+    await t.finishAll();
+    await visitor;
+    const all = [t.submit('bg 1', 'background'), t.submit('bg 2', 'background')];
+    await tick();
+    expect(t.started, 'one worker left free').to.deep.equal(['visitor', 'bg 1']);
+    // A visitor arriving now starts at once, on the worker kept free.
+    const second = t.submit('visitor 2', 'grid');
+    await tick();
+    expect(t.started).to.deep.equal(['visitor', 'bg 1', 'visitor 2']);
+    const secondEnded = performance.now();
+    await t.finishAll();
+    await second;
+    // bg 1 ended with it; bg 2 starts on one worker, and nothing else may take the other.
+    expect(t.started).to.deep.equal(['visitor', 'bg 1', 'visitor 2', 'bg 2']);
+    const third = t.submit('bg 3', 'background');
+    await tick();
+    expect(t.started, 'still within the quiet span').to.have.length(4);
+    while (t.started.length < 5) await new Promise((r) => setTimeout(r, 10));
+    expect(performance.now() - secondEnded, 'the last worker taken after the quiet span').to.be.at.least(290);
+    await t.finishAll();
+    await Promise.all([...all, third]);
+  });
+});

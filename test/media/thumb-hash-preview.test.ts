@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA } from 'thumbhash';
+import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA, thumbHashToRGBA } from 'thumbhash';
 import { createMediaPool, type MediaPool } from '../../server/media/pool.js';
 import { exifPreview } from '../../workers/exif-reader.js';
+import { thumbHashOf, thumbHashOfPreview } from '../../workers/thumb-hash.js';
 import { quietLogger } from '../support/capture-logger.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -92,5 +93,43 @@ describe('ThumbHash from the EXIF preview of a camera JPEG', function () {
     const average = thumbHashToAverageRGBA(hash);
     expect(average.g, 'green from the preview').to.be.above(0.6);
     expect(average.r, 'not the red photo').to.be.below(0.2);
+  });
+
+  it('should orient the preview as libvips does, for each EXIF orientation and turn of the owner', async () => {
+    // Four quadrants of four colours: where each lands tells the orientation apart.
+    const [w, h] = [160, 120];
+    const pixels = Buffer.alloc(w * h * 3);
+    const colours = [
+      [220, 30, 30],
+      [30, 200, 30],
+      [30, 30, 220],
+      [230, 230, 230],
+    ];
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) pixels.set(colours[(y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)]!, (y * w + x) * 3);
+    const preview = await sharp(pixels, { raw: { width: w, height: h, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    /** The decoded hash's colour at the centre of each quadrant, and its shape. */
+    const look = (hash: string) => {
+      const image = thumbHashToRGBA(Buffer.from(hash, 'base64'));
+      const at = (fx: number, fy: number) => {
+        const i = (Math.floor(fy * image.h) * image.w + Math.floor(fx * image.w)) * 4;
+        return Array.from(image.rgba.subarray(i, i + 3));
+      };
+      return { landscape: image.w > image.h, quadrants: [at(0.25, 0.25), at(0.75, 0.25), at(0.25, 0.75), at(0.75, 0.75)] };
+    };
+    for (let orientation = 1; orientation <= 8; orientation++) {
+      for (const rotate of [0, 90, 270]) {
+        const ours = look(await thumbHashOfPreview(preview, { width: w, height: h, orientation }, rotate));
+        const oriented = await sharp(preview).withMetadata({ orientation }).jpeg({ quality: 95 }).toBuffer();
+        const libvips = look(await thumbHashOf(sharp(oriented), rotate));
+        expect(ours.landscape, `orientation ${orientation}, turn ${rotate}: shape`).to.equal(libvips.landscape);
+        for (let q = 0; q < 4; q++) {
+          for (let c = 0; c < 3; c++) {
+            expect(ours.quadrants[q]![c]!, `orientation ${orientation}, turn ${rotate}, quadrant ${q}`).to.be.closeTo(libvips.quadrants[q]![c]!, 40);
+          }
+        }
+      }
+    }
   });
 });

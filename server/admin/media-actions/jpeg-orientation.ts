@@ -11,24 +11,13 @@
  * the copy: every other offset in the block stays valid, nothing moves); or there is no EXIF
  * block at all (a minimal one holding the tag alone is inserted after SOI and any JFIF APP0).
  */
-
-/** EXIF orientations as the stored pixels mirrored (left-right) first, then turned clockwise by quarter turns. */
-const TRANSFORMS: Readonly<Record<number, { readonly mirrored: boolean; readonly turns: number }>> = {
-  1: { mirrored: false, turns: 0 },
-  2: { mirrored: true, turns: 0 },
-  3: { mirrored: false, turns: 2 },
-  4: { mirrored: true, turns: 2 },
-  5: { mirrored: true, turns: 3 },
-  6: { mirrored: false, turns: 1 },
-  7: { mirrored: true, turns: 1 },
-  8: { mirrored: false, turns: 3 },
-};
+import { ORIENTATION_TRANSFORMS, transformOf } from '../../core/media/orientation.js';
 
 /** The orientation that shows what `orientation` shows turned clockwise by `quarterTurns` more. */
 export function rotatedOrientation(orientation: number, quarterTurns: number): number {
-  const now = TRANSFORMS[orientation] ?? TRANSFORMS[1]!;
+  const now = transformOf(orientation);
   const turns = (((now.turns + quarterTurns) % 4) + 4) % 4;
-  const found = Object.entries(TRANSFORMS).find(([, t]) => t.mirrored === now.mirrored && t.turns === turns);
+  const found = Object.entries(ORIENTATION_TRANSFORMS).find(([, t]) => t.mirrored === now.mirrored && t.turns === turns);
   return Number(found![0]);
 }
 
