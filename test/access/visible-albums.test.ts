@@ -55,4 +55,18 @@ describe('albumsVisibleTo: the albums a view across albums may show', () => {
   it('should show a hidden album only through a key of its own, not one of an album above it', () => {
     expect(paths(albumsVisibleTo(root, visitor({ held: ['token-of-locked'] })))).not.to.include('2024/locked/hidden-in-locked');
   });
+
+  it('should walk the tree once per snapshot for every visitor who holds nothing, and never give that answer to one who holds a key', () => {
+    const first = albumsVisibleTo(root, visitor({}));
+    expect(albumsVisibleTo(root, visitor({})), 'another keyless visitor, the same snapshot').to.equal(first);
+    // A key opens more: never the keyless answer, even right after it was kept.
+    expect(paths(albumsVisibleTo(root, visitor({ held: ['token-of-locked'] })))).to.include('2024/locked');
+    expect(albumsVisibleTo(root, visitor({ urlToken: 'token-of-locked' })), 'a URL token is asked of the rule').not.to.equal(first);
+    expect(paths(albumsVisibleTo(root, visitor({ links: [hiddenLink.id] })))).to.include('2024/hidden');
+    // A new snapshot (another root) is walked again.
+    const otherRoot = node('', undefined);
+    node('only', otherRoot, { title: 'Only' });
+    expect(paths(albumsVisibleTo(otherRoot, visitor({})))).to.deep.equal(['only']);
+    expect(paths(albumsVisibleTo(root, visitor({})))).to.deep.equal(['2024/public']);
+  });
 });

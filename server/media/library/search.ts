@@ -60,14 +60,9 @@ let open = new Uint8Array(8);
  */
 export function findCandidates(albums: readonly Album[], query: PreparedQuery, summary: AlbumSummary): { candidates: Candidates; albums: Album[] } | undefined {
   const { directory } = summary;
-  const numbers = new Int32Array(albums.length);
-  const visible = new Uint8Array(directory.albums.length);
-  for (let k = 0; k < albums.length; k++) {
-    const n = directory.numberOf(albums[k] as Album);
-    if (n === undefined) return undefined;
-    numbers[k] = n;
-    visible[n] = 1;
-  }
+  const placed = placesOf(albums, directory);
+  if (!placed) return undefined;
+  const { numbers, visible } = placed;
   if (open.length < query.length) open = new Uint8Array(query.length);
   const candidates = new Candidates();
   const combined: Combined[] = [];
@@ -104,9 +99,23 @@ export function findCandidates(albums: readonly Album[], query: PreparedQuery, s
       const list = marked(slice, album, query, directory.hides[n] === 0);
       if (list.length === 0) continue;
       candidates.add(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
-    } else if (some === 1 && (counted[0] as Found).list) {
-      const { list, count: met } = counted[0] as Found;
-      candidates.add(album, slice, met, 0, 0, slice.sortTime[(list as Int32Array)[0] as number] as number, list);
+    } else if (some === 1) {
+      // One term counted (a word's files, some cameras or places, a run of dates): its count is the album's, as it stands.
+      const { list, mask, column, count: met, from, to } = counted[0] as Found;
+      if (list) candidates.add(album, slice, met, 0, 0, slice.sortTime[list[0] as number] as number, list);
+      else if (mask)
+        candidates.add(
+          album,
+          slice,
+          met,
+          0,
+          count,
+          summary.newest[n] as number,
+          undefined,
+          column === 'camera' ? mask : undefined,
+          column === 'places' ? mask : undefined,
+        );
+      else candidates.add(album, slice, met, from, to, from === 0 ? (summary.newest[n] as number) : (slice.sortTime[from] as number));
     } else {
       // Every term counted: a run of dates, cameras, places (each kind's terms as one mask), a word's files.
       const { from, to, lists, cameras, places } = termsTogether(counted, some, count, combined);
@@ -131,6 +140,37 @@ export function findCandidates(albums: readonly Album[], query: PreparedQuery, s
     }
   }
   return { candidates, albums: byWords };
+}
+
+/** Each album's number in the directory, and which numbers are of the albums given. */
+interface Placed {
+  readonly directory: AlbumSummary['directory'];
+  readonly numbers: Int32Array;
+  readonly visible: Uint8Array;
+}
+
+/**
+ * Kept per list of albums: the access rule hands every visitor who holds no key the same list
+ * for a snapshot of the tree (server/core/access/visible-albums.ts), so most searches find
+ * their albums' numbers made, not 5,000 lookups and two arrays per query.
+ */
+const placedByAlbums = new WeakMap<readonly Album[], Placed>();
+
+/** Where `albums` are in `directory`; undefined when one is not in it. */
+function placesOf(albums: readonly Album[], directory: AlbumSummary['directory']): Placed | undefined {
+  const known = placedByAlbums.get(albums);
+  if (known?.directory === directory) return known;
+  const numbers = new Int32Array(albums.length);
+  const visible = new Uint8Array(directory.albums.length);
+  for (let k = 0; k < albums.length; k++) {
+    const n = directory.numberOf(albums[k] as Album);
+    if (n === undefined) return undefined;
+    numbers[k] = n;
+    visible[n] = 1;
+  }
+  const placed = { directory, numbers, visible };
+  placedByAlbums.set(albums, placed);
+  return placed;
 }
 
 /** Whether the album's words, or those of an album above it this query may use, meet a term (never a locked album's title). */
