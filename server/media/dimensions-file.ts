@@ -331,3 +331,15 @@ export function toDimensions(s: Stored): MediaDimensions {
   };
   return s.playback ? { ...dims, playback: s.playback } : dims;
 }
+
+/** `read` with the content identifier `current` holds of the same file version (its turn aside: the bytes are the same). */
+export function withContentIdOf(current: Stored | undefined, read: Stored): Stored {
+  if (current?.contentId === undefined || current.mtimeMs !== read.mtimeMs || current.size !== read.size) return read;
+  return { ...read, contentId: current.contentId };
+}
+
+/** A file's facts without where it was taken. */
+export function withoutPlace(stored: Stored): Stored {
+  const { position: _position, places: _places, ...rest } = stored;
+  return rest;
+}

@@ -5,7 +5,16 @@ import { type MediaKind, dimensionsFile } from '../core/media-catalogue.js';
 import { MediaTaskError, PoolBusyError } from './pool-errors.js';
 import type { Logger } from '../core/logger.js';
 import { Semaphore } from '../core/semaphore.js';
-import { AlbumFactsStore, type AlbumRecord, type MediaDimensions, type Stored, toDimensions, type VideoPlayback } from './dimensions-file.js';
+import {
+  AlbumFactsStore,
+  type AlbumRecord,
+  type MediaDimensions,
+  type Stored,
+  toDimensions,
+  type VideoPlayback,
+  withContentIdOf,
+  withoutPlace,
+} from './dimensions-file.js';
 import { type FileVersion, geocoderPlaces, type HeaderReader, type PlacesAt, readFacts } from './file-facts.js';
 
 export type { HeaderReader, MediaDimensions, VideoPlayback };
@@ -201,7 +210,6 @@ export class DimensionsCache {
     const filling: Filling = { done: new Promise<void>((resolve) => (ended = resolve)) };
     for (const item of missing) this.#filling.set(item, filling);
     const record = await this.#records.of(node.path);
-    // A whole cold album (its dates) is checked a batch at a time (server/core/in-batches.ts).
     // A page's own items are checked and read all at once. A whole cold album (its dates) is
     // gone through a batch at a time (server/core/in-batches.ts): first the disk cache, then
     // the reads, so what waits for its turn is an item, not a stat, a path and a pending read
@@ -389,15 +397,3 @@ const CHECK_BATCH = 64;
 const READ_BATCH = 8;
 /** How often reads of an album still going on are saved to its cache file. */
 const SAVE_EVERY_MS = 5000;
-
-/** `read` with the content identifier `current` holds of the same file version (its turn aside: the bytes are the same). */
-function withContentIdOf(current: Stored | undefined, read: Stored): Stored {
-  if (current?.contentId === undefined || current.mtimeMs !== read.mtimeMs || current.size !== read.size) return read;
-  return { ...read, contentId: current.contentId };
-}
-
-/** A file's facts without where it was taken. */
-function withoutPlace(stored: Stored): Stored {
-  const { position: _position, places: _places, ...rest } = stored;
-  return rest;
-}

@@ -23,6 +23,12 @@ export function wordsOfAlbum(album: Album): string[] {
 
 const NO_ANCESTORS = new Int32Array(0);
 
+/** Each of some albums' number in a directory, and which numbers are of those albums. */
+export interface PlacedAlbums {
+  readonly numbers: Int32Array;
+  readonly visible: Uint8Array;
+}
+
 export class AlbumDirectory {
   readonly albums: readonly Album[];
   readonly #numbers: Map<Album, number>;
@@ -54,6 +60,30 @@ export class AlbumDirectory {
   numberOf(album: Album): number | undefined {
     return this.#numbers.get(album);
   }
+
+  /**
+   * Where `albums` are in this directory; undefined when one is not in it. Kept per list: the
+   * access rule hands every visitor who holds no key the same list for a snapshot of the tree
+   * (server/core/access/visible-albums.ts), so most searches find their albums' numbers made,
+   * not 5,000 lookups and two arrays per query.
+   */
+  placesOf(albums: readonly Album[]): PlacedAlbums | undefined {
+    const known = this.#placed.get(albums);
+    if (known) return known;
+    const numbers = new Int32Array(albums.length);
+    const visible = new Uint8Array(this.albums.length);
+    for (let k = 0; k < albums.length; k++) {
+      const n = this.#numbers.get(albums[k] as Album);
+      if (n === undefined) return undefined;
+      numbers[k] = n;
+      visible[n] = 1;
+    }
+    const placed = { numbers, visible };
+    this.#placed.set(albums, placed);
+    return placed;
+  }
+
+  readonly #placed = new WeakMap<readonly Album[], PlacedAlbums>();
 
   /** The number of the album at `path` (the first: a directory of one snapshot has one). */
   numberAt(path: string): number | undefined {

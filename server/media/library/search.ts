@@ -60,7 +60,7 @@ let open = new Uint8Array(8);
  */
 export function findCandidates(albums: readonly Album[], query: PreparedQuery, summary: AlbumSummary): { candidates: Candidates; albums: Album[] } | undefined {
   const { directory } = summary;
-  const placed = placesOf(albums, directory);
+  const placed = directory.placesOf(albums);
   if (!placed) return undefined;
   const { numbers, visible } = placed;
   if (open.length < query.length) open = new Uint8Array(query.length);
@@ -140,37 +140,6 @@ export function findCandidates(albums: readonly Album[], query: PreparedQuery, s
     }
   }
   return { candidates, albums: byWords };
-}
-
-/** Each album's number in the directory, and which numbers are of the albums given. */
-interface Placed {
-  readonly directory: AlbumSummary['directory'];
-  readonly numbers: Int32Array;
-  readonly visible: Uint8Array;
-}
-
-/**
- * Kept per list of albums: the access rule hands every visitor who holds no key the same list
- * for a snapshot of the tree (server/core/access/visible-albums.ts), so most searches find
- * their albums' numbers made, not 5,000 lookups and two arrays per query.
- */
-const placedByAlbums = new WeakMap<readonly Album[], Placed>();
-
-/** Where `albums` are in `directory`; undefined when one is not in it. */
-function placesOf(albums: readonly Album[], directory: AlbumSummary['directory']): Placed | undefined {
-  const known = placedByAlbums.get(albums);
-  if (known?.directory === directory) return known;
-  const numbers = new Int32Array(albums.length);
-  const visible = new Uint8Array(directory.albums.length);
-  for (let k = 0; k < albums.length; k++) {
-    const n = directory.numberOf(albums[k] as Album);
-    if (n === undefined) return undefined;
-    numbers[k] = n;
-    visible[n] = 1;
-  }
-  const placed = { directory, numbers, visible };
-  placedByAlbums.set(albums, placed);
-  return placed;
 }
 
 /** Whether the album's words, or those of an album above it this query may use, meet a term (never a locked album's title). */
