@@ -1,35 +1,36 @@
 import { expect } from 'chai';
-import { PriorityLane, type TaskPriority } from '../../server/media/priority-lane.js';
+import { PriorityLane, type PriorityLaneLimits, type TaskPriority } from '../../server/media/priority-lane.js';
 
 /**
  * The lane's order when view work has waited too long behind grid work
  * (server/media/priority-lane.ts). Tasks here are plain promises the test settles one by
  * one, so the order the lane starts them in is the whole observation.
  */
-describe('priority lane: a viewer is not starved by a crowd of tiles', function () {
-  function laneWith(maxViewWaitMs: number) {
-    const lane = new PriorityLane({ workers: 1, maxQueue: 100, maxBackgroundQueue: 10, backgroundDelayMs: 0, maxViewWaitMs });
-    const started: string[] = [];
-    const finishers: (() => void)[] = [];
-    const submit = (name: string, priority: TaskPriority) =>
-      lane.submit(priority, () => {
-        started.push(name);
-        return new Promise<void>((resolve) => finishers.push(resolve));
-      }).result;
-    /** Ends the running task and lets the lane start the next one. */
-    const finishOne = async () => {
-      finishers.shift()?.();
-      await new Promise((r) => setImmediate(r));
-    };
-    return { started, submit, finishOne, lane };
-  }
+/** A lane of plain tasks the test ends itself, and the order it started them in. */
+function laneWith(limits: Partial<PriorityLaneLimits>) {
+  const lane = new PriorityLane({ workers: 1, maxQueue: 100, maxBackgroundQueue: 10, backgroundDelayMs: 0, ...limits });
+  const started: string[] = [];
+  const finishers: (() => void)[] = [];
+  const submit = (name: string, priority: TaskPriority) =>
+    lane.submit(priority, () => {
+      started.push(name);
+      return new Promise<void>((resolve) => finishers.push(resolve));
+    }).result;
+  /** Ends the first running task (or every one) and lets the lane start the next. */
+  const finish = async (all = false) => {
+    for (const done of all ? finishers.splice(0) : finishers.splice(0, 1)) done();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { started, submit, finishOne: () => finish(), finishAll: () => finish(true), lane };
+}
 
+describe('priority lane: a viewer is not starved by a crowd of tiles', function () {
   async function runAll(t: ReturnType<typeof laneWith>, count: number) {
     for (let i = 0; i < count; i++) await t.finishOne();
   }
 
   it('keeps grid work first while view work has not waited past the limit', async function () {
-    const t = laneWith(60_000);
+    const t = laneWith({ maxViewWaitMs: 60_000 });
     const all = [t.submit('holder', 'grid'), t.submit('grid 1', 'grid'), t.submit('view 1', 'view'), t.submit('grid 2', 'grid'), t.submit('grid 3', 'grid')];
     await runAll(t, 5);
     await Promise.all(all);
@@ -37,7 +38,7 @@ describe('priority lane: a viewer is not starved by a crowd of tiles', function 
   });
 
   it('gives overdue view work every other worker, never two in a row while grid work waits', async function () {
-    const t = laneWith(0);
+    const t = laneWith({ maxViewWaitMs: 0 });
     const all = [
       t.submit('holder', 'grid'),
       t.submit('grid 1', 'grid'),
@@ -53,7 +54,7 @@ describe('priority lane: a viewer is not starved by a crowd of tiles', function 
   });
 
   it('still puts quick work ahead of everything', async function () {
-    const t = laneWith(0);
+    const t = laneWith({ maxViewWaitMs: 0 });
     const all = [t.submit('holder', 'grid'), t.submit('grid 1', 'grid'), t.submit('view 1', 'view'), t.submit('quick 1', 'quick')];
     await runAll(t, 4);
     await Promise.all(all);
@@ -61,7 +62,7 @@ describe('priority lane: a viewer is not starved by a crowd of tiles', function 
   });
 
   it('counts a raised task from its raise, not from when it was queued as background work', async function () {
-    const t = laneWith(200);
+    const t = laneWith({ maxViewWaitMs: 200 });
     const holder = t.submit('holder', 'grid');
     const bg = t.lane.submit('background', () => {
       t.started.push('raised');
@@ -80,21 +81,7 @@ describe('priority lane: a viewer is not starved by a crowd of tiles', function 
 });
 
 describe('priority lane: background work and the last free worker', function () {
-  function twoWorkers() {
-    const lane = new PriorityLane({ workers: 2, maxQueue: 100, maxBackgroundQueue: 10, backgroundDelayMs: 0, allWorkersQuietMs: 300 });
-    const started: string[] = [];
-    const finishers: (() => void)[] = [];
-    const submit = (name: string, priority: TaskPriority) =>
-      lane.submit(priority, () => {
-        started.push(name);
-        return new Promise<void>((resolve) => finishers.push(resolve));
-      }).result;
-    const finishAll = async () => {
-      for (const finish of finishers.splice(0)) finish();
-      await new Promise((r) => setImmediate(r));
-    };
-    return { lane, started, submit, finishAll };
-  }
+  const twoWorkers = () => laneWith({ workers: 2, allWorkersQuietMs: 300 });
   const tick = () => new Promise((r) => setImmediate(r));
 
   it('takes every worker when no visitor ever came', async function () {
