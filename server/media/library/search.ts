@@ -126,12 +126,15 @@ export function findCandidates(albums: readonly Album[], query: PreparedQuery, s
         candidates.add(album, slice, list.length, 0, 0, slice.sortTime[list[0] as number] as number, list);
       } else {
         // From the albums' counts where one kind over all the album says; else a pass over its files, listed only if a page needs them.
+        const whole = from === 0 && to === count;
         const met =
-          from === 0 && to === count && !(cameras && places)
-            ? cameras || places
-              ? countIds(cameras ? summary.cameras : summary.places, n, (cameras ?? places) as Uint8Array)
-              : count
-            : countBoth(slice, from, to, cameras, places);
+          whole && cameras && places
+            ? countPairs(slice, cameras, places)
+            : whole
+              ? cameras || places
+                ? countIds(cameras ? summary.cameras : summary.places, n, (cameras ?? places) as Uint8Array)
+                : count
+              : countBoth(slice, from, to, cameras, places);
         if (met === 0) continue;
         const bound = from === 0 ? (summary.newest[n] as number) : (slice.sortTime[from] as number);
         if (met === to - from) candidates.add(album, slice, met, from, to, bound);
@@ -253,6 +256,16 @@ function masksOf(counted: readonly Found[], terms: number, column: 'camera' | 'p
 function countBoth(slice: AlbumSlice, from: number, to: number, cameras: Uint8Array | undefined, places: Uint8Array | undefined): number {
   let count = 0;
   for (let i = from; i < to; i++) if (hasBoth(slice, i, cameras, places)) count++;
+  return count;
+}
+
+/** Files of an album whose camera is one of `cameras` and place list one of `places`, from its counts per pair. */
+function countPairs(slice: AlbumSlice, cameras: Uint8Array, places: Uint8Array): number {
+  const pairs = slice.pairCounts();
+  let count = 0;
+  for (let k = 0; k < pairs.counts.length; k++) {
+    if (cameras[pairs.cameras[k] as number] === 1 && places[pairs.places[k] as number] === 1) count += pairs.counts[k] as number;
+  }
   return count;
 }
 
