@@ -59,7 +59,8 @@ export interface PriorityLaneLimits {
  * their next task starts at once; in an unattended server (an album copied in at night, the
  * owner's upload with nobody looking) leaving a core idle would double the time an album takes
  * to prepare on two cores. A visitor arriving then waits at most for one background task to
- * end (a 24 MP photo's grid sizes: about 0.1 s), and from then on finds a worker free.
+ * end (a 24 MP photo's grid sizes: about 0.1 s), and from then on finds
+ * a worker free.
  */
 export const ALL_WORKERS_QUIET_MS = 10_000;
 
