@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
-import type { GalleryFixture } from '../support/gallery-fixture.js';
-import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
-import { DEVICES, LISBON, PORTO, tripGallery } from './across-gallery.js';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { DEVICES, LISBON, PORTO } from './across-gallery.js';
+import { browseTripGallery } from './trip-browsing.js';
 
 /**
  * Search in Chromium against the real gallery (README "Finding photos"), on a phone (390×844
@@ -13,36 +11,8 @@ import { DEVICES, LISBON, PORTO, tripGallery } from './across-gallery.js';
  */
 describe('search in Chromium', function () {
   this.timeout(120_000);
-  let fx: GalleryFixture;
-  let server: LoopbackServer | undefined;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
-
-  before(async function () {
-    this.timeout(240_000);
-    fx = await tripGallery();
-    server = await listenOnLoopback(fx.gallery.handler);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await fx?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0)).to.deep.equal([]);
-  });
-
-  async function open(device: BrowserContextOptions, url: string): Promise<Page> {
-    const context = await browser.newContext(device);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${url}: ${err.message}`));
-    await page.goto(`${server!.url}${url}`);
-    return page;
-  }
+  const trip = browseTripGallery();
+  const open = async (device: BrowserContextOptions, url: string): Promise<Page> => (await trip.open(device, url)).page;
 
   const resultPaths = (page: Page) => page.$$eval('#media a.media__link', (links) => links.map((a) => (a as HTMLElement).dataset.path));
 
@@ -73,7 +43,7 @@ describe('search in Chromium', function () {
         expect(await page.locator('h1').textContent()).to.equal('Results for “porto”');
         expect(await resultPaths(page)).to.deep.equal([`${PORTO}/IMG_0001.jpg`, `${PORTO}/bridge.jpg`, `${PORTO}/river.jpg`]);
         // The locked album matches "trip" too, and shows nothing of itself.
-        await page.goto(`${server!.url}/search?q=trip`);
+        await page.goto(`${trip.url}/search?q=trip`);
         const paths = await resultPaths(page);
         expect(paths).to.have.length(7);
         expect(paths.some((p) => p?.startsWith('trips/secret'))).to.equal(false);

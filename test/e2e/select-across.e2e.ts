@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
-import type { GalleryFixture } from '../support/gallery-fixture.js';
-import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { unzip, unzipTest } from '../zip/support.js';
 import { accessibilityViolations } from './axe-audit.js';
-import { ARCHIVE, DEVICES, LISBON, OPEN_FILES, PORTO, tripGallery } from './across-gallery.js';
+import { ARCHIVE, DEVICES, LISBON, OPEN_FILES, PORTO } from './across-gallery.js';
+import { browseTripGallery } from './trip-browsing.js';
 
 /**
  * Choosing photos on the pages of files from many albums (issue 30, README "Choosing photos"),
@@ -17,36 +15,8 @@ import { ARCHIVE, DEVICES, LISBON, OPEN_FILES, PORTO, tripGallery } from './acro
  */
 describe('choosing photos across albums, in Chromium', function () {
   this.timeout(180_000);
-  let fx: GalleryFixture;
-  let server: LoopbackServer | undefined;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const problems: string[] = [];
-
-  before(async function () {
-    this.timeout(240_000);
-    fx = await tripGallery();
-    server = await listenOnLoopback(fx.gallery.handler);
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    await fx?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-    expect(problems.splice(0)).to.deep.equal([]);
-  });
-
-  async function open(device: BrowserContextOptions, url: string): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext(device);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${url}: ${err.message}`));
-    await page.goto(`${server!.url}${url}`);
-    return { page, context };
-  }
+  const trip = browseTripGallery();
+  const open = (device: BrowserContextOptions, url: string) => trip.open(device, url);
 
   const tile = (page: Page, path: string) => page.locator(`.media__item:has(a.media__link[data-path="${path}"])`);
   const chosenPaths = (page: Page) => page.$$eval('.media__item.is-chosen a.media__link', (links) => links.map((a) => (a as HTMLElement).dataset.path));
@@ -152,7 +122,7 @@ describe('choosing photos across albums, in Chromium', function () {
         await page.locator('.button--select:not(.is-waiting)').waitFor();
         await startWith(page, context, `${PORTO}/river.jpg`, touch);
         await press(page, `${LISBON}/tram.jpg`, touch);
-        await page.goto(`${server!.url}/photos`);
+        await page.goto(`${trip.url}/photos`);
         await page.goBack();
         await page.locator('.select-bar:not([hidden])').waitFor();
         expect(await chosenPaths(page)).to.have.members([`${PORTO}/river.jpg`, `${LISBON}/tram.jpg`]);
@@ -186,17 +156,14 @@ describe('choosing photos across albums, in Chromium', function () {
   });
 
   it("should share the search's own address, or the one chosen photo on it", async () => {
-    const context = await browser.newContext(DEVICES.phone);
-    contexts.push(context);
     // A share sheet standing in for the system's, which headless Chromium on Linux lacks.
-    await context.addInitScript(() => {
-      const shared: ShareData[] = [];
-      Object.assign(window, { shared });
-      navigator.share = async (data?: ShareData) => void shared.push(data ?? {});
-    });
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`/search: ${err.message}`));
-    await page.goto(`${server!.url}/search?q=trip&page=1`);
+    const { page } = await trip.open(DEVICES.phone, '/search?q=trip&page=1', (context) =>
+      context.addInitScript(() => {
+        const shared: ShareData[] = [];
+        Object.assign(window, { shared });
+        navigator.share = async (data?: ShareData) => void shared.push(data ?? {});
+      }),
+    );
     await page.locator('.button--select:not(.is-waiting)').tap();
     await press(page, `${PORTO}/bridge.jpg`, true);
     await page.locator('.select-bar__share').tap();
@@ -204,8 +171,8 @@ describe('choosing photos across albums, in Chromium', function () {
     await page.locator('.select-bar__share').tap();
     const shared = await page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared);
     expect(shared.map((x) => x.url)).to.deep.equal([
-      `${server!.url}/search?q=trip#photo=${encodeURIComponent(`${PORTO}/bridge.jpg`)}`,
-      `${server!.url}/search?q=trip`,
+      `${trip.url}/search?q=trip#photo=${encodeURIComponent(`${PORTO}/bridge.jpg`)}`,
+      `${trip.url}/search?q=trip`,
     ]);
     expect(shared[0]!.title).to.equal('Results for “trip”');
   });
@@ -215,11 +182,11 @@ describe('choosing photos across albums, in Chromium', function () {
       const { page } = await open(options, '/search?q=trip');
       await page.locator('.button--select:not(.is-waiting)').click();
       expect(await accessibilityViolations(page)).to.deep.equal([]);
-      await page.goto(`${server!.url}/timeline`);
+      await page.goto(`${trip.url}/timeline`);
       await page.locator('.button--select:not(.is-waiting)').click();
       await page.locator('.timeline__month [data-select-day]:not([hidden])').first().waitFor();
       expect(await accessibilityViolations(page)).to.deep.equal([]);
-      await page.goto(`${server!.url}/`);
+      await page.goto(`${trip.url}/`);
       await page.locator('#on-this-day:not([hidden])').waitFor();
       expect(await accessibilityViolations(page)).to.deep.equal([]);
     });
@@ -240,7 +207,7 @@ describe('choosing photos across albums, in Chromium', function () {
   it('should show the photos of a search in the frame its "Photo frame" button opens, and nothing else', async () => {
     const { page } = await open(DEVICES.desktop, '/search?q=trip');
     const href = await page.locator('.button--frame').getAttribute('href');
-    const url = new URL(href!, server!.url);
+    const url = new URL(href!, trip.url);
     expect(url.pathname).to.equal('/frame');
     expect(url.searchParams.get('source')).to.equal('/api/search?q=trip');
     expect(url.searchParams.get('back')).to.equal('/search?q=trip');
@@ -258,7 +225,7 @@ describe('choosing photos across albums, in Chromium', function () {
     const { page } = await open(DEVICES.phone, '/');
     await page.locator('#on-this-day:not([hidden])').waitFor();
     const href = await page.locator('#on-this-day .button--frame').getAttribute('href');
-    const url = new URL(href!, server!.url);
+    const url = new URL(href!, trip.url);
     expect(url.searchParams.get('source')).to.equal('/api/on-this-day');
     url.searchParams.set('interval', '0.2');
     await page.goto(url.href);

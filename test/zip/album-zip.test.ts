@@ -1,41 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { ClientClosedError, SourceChangedError, planZip, writeZip, zipLayout, type ZipPlan } from '../../server/public/zip/album-zip.js';
+import { ClientClosedError, planZip, writeZip, zipLayout, type ZipPlan } from '../../server/public/zip/album-zip.js';
 import { eventually, expect, makeTempDir, openFds, unzip, writeRandomImages } from './support.js';
-
-/** Collects what writeZip sends; `onData` sees the running total after each chunk. */
-class Sink extends Writable {
-  readonly chunks: Buffer[] = [];
-  received = 0;
-
-  constructor(private readonly onData: (received: number) => void = () => {}) {
-    super();
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.chunks.push(chunk);
-    this.received += chunk.length;
-    this.onData(this.received);
-    cb();
-  }
-
-  get body(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
-
-/** Files of `dir` as the download route hands them over: names and (already vetted) paths. */
-const sources = (dir: string, names: readonly string[]) => names.map((name) => ({ name, path: path.join(dir, name) }));
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
+import { expectRefusedWhenChanged, rejection, ZipSink, zipSources } from './zip-writing.js';
 
 describe('album-zip', function () {
   let root: string;
@@ -55,7 +22,7 @@ describe('album-zip', function () {
     it('should stat each file and size the archive exactly', async function () {
       fs.writeFileSync(path.join(dir, 'a.jpg'), 'abc');
       fs.writeFileSync(path.join(dir, 'é.png'), '');
-      const plan = await planZip(sources(dir, ['a.jpg', 'é.png']));
+      const plan = await planZip(zipSources(dir, ['a.jpg', 'é.png']));
       expect(plan.entries.map((e) => [e.name, e.size])).to.deep.equal([
         ['a.jpg', 3],
         ['é.png', 0],
@@ -66,9 +33,9 @@ describe('album-zip', function () {
 
     it('should rename what archiver would rewrite (\\ and :) and keep names unique', async function () {
       for (const name of ['a:b.jpg', 'a_b.jpg', 'x\\y.jpg', 'C:photo.jpg']) fs.writeFileSync(path.join(dir, name), name);
-      const plan = await planZip(sources(dir, ['a:b.jpg', 'a_b.jpg', 'x\\y.jpg', 'C:photo.jpg']));
+      const plan = await planZip(zipSources(dir, ['a:b.jpg', 'a_b.jpg', 'x\\y.jpg', 'C:photo.jpg']));
       expect(plan.entries.map((e) => e.name)).to.deep.equal(['a_b.jpg', 'a_b (2).jpg', 'x_y.jpg', 'C_photo.jpg']);
-      const sink = new Sink();
+      const sink = new ZipSink();
       await writeZip(plan, sink);
       const entries = await unzip(sink.body);
       expect(entries.get('a_b (2).jpg')?.data.toString()).to.equal('a_b.jpg');
@@ -80,7 +47,7 @@ describe('album-zip', function () {
       fs.mkdirSync(path.join(dir, 'folder.jpg'));
       fs.symlinkSync(path.join(dir, 'ok.jpg'), path.join(dir, 'link.jpg'));
       const skipped: string[] = [];
-      const plan = await planZip(sources(dir, ['ok.jpg', 'gone.jpg', 'folder.jpg', 'link.jpg']), {
+      const plan = await planZip(zipSources(dir, ['ok.jpg', 'gone.jpg', 'folder.jpg', 'link.jpg']), {
         onSkip: (file, reason) => skipped.push(`${file}: ${reason}`),
       });
       expect(plan.entries.map((e) => e.name)).to.deep.equal(['ok.jpg']);
@@ -91,8 +58,8 @@ describe('album-zip', function () {
   describe('writeZip()', function () {
     it('should write exactly the planned bytes, and an archive that reads back', async function () {
       const names = writeRandomImages(dir, 3, 700_000);
-      const plan = await planZip(sources(dir, names));
-      const sink = new Sink();
+      const plan = await planZip(zipSources(dir, names));
+      const sink = new ZipSink();
       await writeZip(plan, sink);
       expect(sink.received).to.equal(plan.size);
       const entries = await unzip(sink.body);
@@ -100,8 +67,8 @@ describe('album-zip', function () {
     });
 
     it('should write an empty archive for an empty plan', async function () {
-      const sink = new Sink();
-      await writeZip(await planZip(sources(dir, [])), sink);
+      const sink = new ZipSink();
+      await writeZip(await planZip(zipSources(dir, [])), sink);
       expect(sink.received).to.equal(22);
     });
 
@@ -109,7 +76,7 @@ describe('album-zip', function () {
       let plan: ZipPlan;
 
       beforeEach(async function () {
-        plan = await planZip(sources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)));
+        plan = await planZip(zipSources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)));
       });
 
       // Each case changes IMG_02 while IMG_01 is being sent, or IMG_01 while it is read.
@@ -123,27 +90,14 @@ describe('album-zip', function () {
 
       for (const [label, change, message] of cases) {
         it(`should reject and destroy the output when ${label}`, async function () {
-          const fdsBefore = openFds();
-          let changed = false;
-          // Past the first local header: IMG_01 is open and being read, IMG_02 is not yet.
-          const sink = new Sink((received) => {
-            if (changed || received < 1000) return;
-            changed = true;
-            change((name) => path.join(dir, name));
-          });
-          const err = await rejection(writeZip(plan, sink));
-          expect(err).to.be.instanceOf(SourceChangedError);
-          expect(err.message).to.match(message);
-          expect(sink.destroyed).to.equal(true);
-          expect(sink.received).to.be.below(plan.size);
-          expect(await eventually(() => openFds() <= fdsBefore), 'the file is closed').to.equal(true);
+          await expectRefusedWhenChanged(plan, dir, change, message);
         });
       }
     });
 
     it('should fail rather than end cleanly when the output does not have the planned length', async function () {
-      const plan = await planZip(sources(dir, writeRandomImages(dir, 1, 1000)));
-      const sink = new Sink();
+      const plan = await planZip(zipSources(dir, writeRandomImages(dir, 1, 1000)));
+      const sink = new ZipSink();
       const err = await rejection(writeZip({ ...plan, size: plan.size + 1 }, sink));
       expect(err.message).to.match(/does not match the planned/);
       expect(sink.writableFinished).to.equal(false);
@@ -151,16 +105,16 @@ describe('album-zip', function () {
     });
 
     it('should reject at once, opening nothing, when the output is already closed', async function () {
-      const plan = await planZip(sources(dir, writeRandomImages(dir, 1, 1000)));
-      const sink = new Sink();
+      const plan = await planZip(zipSources(dir, writeRandomImages(dir, 1, 1000)));
+      const sink = new ZipSink();
       sink.destroy();
       expect(await rejection(writeZip(plan, sink))).to.be.instanceOf(ClientClosedError);
     });
 
     it('should stop and close the file when the output is destroyed mid-way', async function () {
-      const plan = await planZip(sources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)));
+      const plan = await planZip(zipSources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)));
       const fdsBefore = openFds();
-      const sink: Sink = new Sink((received) => {
+      const sink: ZipSink = new ZipSink((received) => {
         if (received > 1_000_000) sink.destroy();
       });
       const err = await rejection(writeZip(plan, sink));

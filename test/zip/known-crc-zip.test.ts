@@ -8,7 +8,6 @@ import {
   ClientClosedError,
   ClientStalledError,
   planZip,
-  SourceChangedError,
   type StatedVersion,
   type ZipPlan,
   type ZipSource,
@@ -16,44 +15,13 @@ import {
 } from '../../server/public/zip/album-zip.js';
 import { knownCrcLayout } from '../../server/public/zip/known-crc-zip.js';
 import { eventually, expect, localHeaders, makeTempDir, openFds, unzip, unzipTest, writeRandomImages } from './support.js';
+import { expectRefusedWhenChanged, rejection, ZipSink, zipSources } from './zip-writing.js';
 
 /**
  * The archive written when every file's CRC is known before the request (issue 27,
  * server/public/zip/known-crc-zip.ts): its exact size, what unzip tools make of it, its ZIP64
  * cases, and the same refusals as archiver's way when a file no longer matches the plan.
  */
-
-/** Collects what writeZip sends, or only its length, head and tail; `onData` sees the running total. */
-class Sink extends Writable {
-  received = 0;
-  #chunks: Buffer[] = [];
-  #kept = 0;
-  head = Buffer.alloc(0);
-
-  constructor(
-    private readonly onData: (received: number) => void = () => {},
-    private readonly keep = Number.POSITIVE_INFINITY,
-  ) {
-    super();
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    if (this.head.length < 256 * 1024) this.head = Buffer.concat([this.head, chunk.subarray(0, 256 * 1024 - this.head.length)]);
-    this.#chunks.push(chunk);
-    this.#kept += chunk.length;
-    if (this.#kept > 2 * this.keep) {
-      this.#chunks = [Buffer.concat(this.#chunks).subarray(this.#kept - this.keep)];
-      this.#kept = this.keep;
-    }
-    this.received += chunk.length;
-    this.onData(this.received);
-    cb();
-  }
-
-  get body(): Buffer {
-    return Buffer.concat(this.#chunks);
-  }
-}
 
 /** The CRC of a file's bytes, read a megabyte at a time (a sparse file of 4 GB included). */
 function crcOfFile(file: string): number {
@@ -70,17 +38,6 @@ function crcOfFile(file: string): number {
 
 /** As the download route plans with the CRCs the preparation kept: here, each file's own, for the version stat'ed. */
 const knownCrc = async (file: ZipSource, version: StatedVersion) => (fs.statSync(file.path).mtimeMs === version.mtimeMs ? crcOfFile(file.path) : undefined);
-
-const sources = (dir: string, names: readonly string[]) => names.map((name) => ({ name, path: path.join(dir, name) }));
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('an album ZIP whose CRCs are all known', function () {
   this.timeout(60_000);
@@ -107,10 +64,10 @@ describe('an album ZIP whose CRCs are all known', function () {
   for (const [label, files] of cases) {
     it(`should be exactly the planned size, with each CRC in its local header, for ${label}`, async function () {
       for (const [name, size] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), crypto.randomBytes(size));
-      const plan = await planZip(sources(dir, Object.keys(files)), { knownCrc });
+      const plan = await planZip(zipSources(dir, Object.keys(files)), { knownCrc });
       expect(plan.crcsKnown).to.equal(true);
       expect(plan.size).to.equal(knownCrcLayout(plan.entries).size);
-      const sink = new Sink();
+      const sink = new ZipSink();
       await writeZip(plan, sink);
       expect(sink.received).to.equal(plan.size);
       // Walkable from the start, as a streaming unzip reads it: no data descriptor anywhere.
@@ -125,10 +82,10 @@ describe('an album ZIP whose CRCs are all known', function () {
     const names = writeRandomImages(dir, 3, 5000);
     fs.writeFileSync(path.join(dir, 'été.jpg'), 'summer');
     fs.utimesSync(path.join(dir, 'été.jpg'), new Date(2021, 5, 15, 10, 20, 30), new Date(2021, 5, 15, 10, 20, 30));
-    const known = new Sink();
-    const computed = new Sink();
-    await writeZip(await planZip(sources(dir, [...names, 'été.jpg']), { knownCrc }), known);
-    const withoutCrcs = await planZip(sources(dir, [...names, 'été.jpg']));
+    const known = new ZipSink();
+    const computed = new ZipSink();
+    await writeZip(await planZip(zipSources(dir, [...names, 'été.jpg']), { knownCrc }), known);
+    const withoutCrcs = await planZip(zipSources(dir, [...names, 'été.jpg']));
     expect(withoutCrcs.crcsKnown).to.equal(false);
     await writeZip(withoutCrcs, computed);
     // 16 bytes of data descriptor per entry the other way.
@@ -149,9 +106,11 @@ describe('an album ZIP whose CRCs are all known', function () {
 
   it('should be written the other way when one file of the album has no CRC known', async function () {
     const names = writeRandomImages(dir, 3, 1000);
-    const plan = await planZip(sources(dir, names), { knownCrc: async (file, version) => (file.name === 'IMG_02.jpg' ? undefined : knownCrc(file, version)) });
+    const plan = await planZip(zipSources(dir, names), {
+      knownCrc: async (file, version) => (file.name === 'IMG_02.jpg' ? undefined : knownCrc(file, version)),
+    });
     expect(plan.crcsKnown).to.equal(false);
-    const sink = new Sink();
+    const sink = new ZipSink();
     await writeZip(plan, sink);
     expect(sink.received).to.equal(plan.size);
     expect(() => localHeaders(sink.body)).to.throw(/IMG_01\.jpg: a data descriptor follows its data/);
@@ -174,7 +133,7 @@ describe('an album ZIP whose CRCs are all known', function () {
     const layout = knownCrcLayout(entries);
     expect(layout.zip64).to.equal(true);
     expect(knownCrcLayout(entries.slice(1)).zip64).to.equal(false);
-    const sink = new Sink();
+    const sink = new ZipSink();
     await writeZip({ entries, crcsKnown: true, ...layout }, sink);
     expect(sink.received).to.equal(layout.size);
     const zip = sink.body;
@@ -198,10 +157,10 @@ describe('an album ZIP whose CRCs are all known', function () {
     let zerosCrc = 0;
     for (let left = 0xffffffff; left > 0; left -= zeros.length) zerosCrc = zlib.crc32(zeros.subarray(0, Math.min(left, zeros.length)), zerosCrc);
     const crcs = async (file: ZipSource, version: StatedVersion) => (file.name === 'huge.mov.jpg' ? zerosCrc : knownCrc(file, version));
-    const plan = await planZip(sources(dir, ['small.jpg', 'huge.mov.jpg', 'after.jpg']), { knownCrc: crcs });
+    const plan = await planZip(zipSources(dir, ['small.jpg', 'huge.mov.jpg', 'after.jpg']), { knownCrc: crcs });
     expect([plan.crcsKnown, plan.zip64]).to.deep.equal([true, true]);
     const keep = 256 * 1024;
-    const sink = new Sink(undefined, keep);
+    const sink = new ZipSink(undefined, keep);
     await writeZip(plan, sink);
     expect(sink.received).to.equal(plan.size);
     // The huge file's local header: sizes marked, and both given in its ZIP64 extra field.
@@ -234,7 +193,7 @@ describe('an album ZIP whose CRCs are all known', function () {
     let plan: ZipPlan;
 
     beforeEach(async function () {
-      plan = await planZip(sources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)), { knownCrc });
+      plan = await planZip(zipSources(dir, writeRandomImages(dir, 2, 16 * 1024 * 1024)), { knownCrc });
       expect(plan.crcsKnown).to.equal(true);
     });
 
@@ -258,25 +217,12 @@ describe('an album ZIP whose CRCs are all known', function () {
 
     for (const [label, change, message] of cases) {
       it(`should reject and destroy the output when ${label}, its CRC no longer that of its bytes`, async function () {
-        const fdsBefore = openFds();
-        let changed = false;
-        // Past the first local header: IMG_01 is open and being read, IMG_02 is not yet.
-        const sink = new Sink((received) => {
-          if (changed || received < 1000) return;
-          changed = true;
-          change((name) => path.join(dir, name));
-        });
-        const err = await rejection(writeZip(plan, sink));
-        expect(err).to.be.instanceOf(SourceChangedError);
-        expect(err.message).to.match(message);
-        expect(sink.destroyed).to.equal(true);
-        expect(sink.received).to.be.below(plan.size);
-        expect(await eventually(() => openFds() <= fdsBefore), 'the file is closed').to.equal(true);
+        await expectRefusedWhenChanged(plan, dir, change, message);
       });
     }
 
     it('should fail rather than end cleanly when the output does not have the planned length', async function () {
-      const sink = new Sink();
+      const sink = new ZipSink();
       const err = await rejection(writeZip({ ...plan, size: plan.size + 1 }, sink));
       expect(err.message).to.match(/does not match the planned/);
       expect(sink.writableFinished).to.equal(false);
@@ -285,7 +231,7 @@ describe('an album ZIP whose CRCs are all known', function () {
 
     it('should stop and close the file when the output is destroyed mid-way', async function () {
       const fdsBefore = openFds();
-      const sink: Sink = new Sink((received) => {
+      const sink: ZipSink = new ZipSink((received) => {
         if (received > 1_000_000) sink.destroy();
       });
       expect(await rejection(writeZip(plan, sink))).to.be.instanceOf(ClientClosedError);
