@@ -80,7 +80,7 @@ describe('the admin’s Places tab, in Chromium', function () {
     await popup.locator('li', { hasText: 'Home / kitchen.jpg' }).waitFor();
     await page.waitForFunction(() => {
       const image = document.querySelector<HTMLImageElement>('.leaflet-popup-content li img');
-      return image !== null && image.complete && image.naturalWidth > 0;
+      return image?.complete === true && image.naturalWidth > 0;
     });
     expect(
       requests.filter((url) => !url.startsWith(admin.url)),

@@ -5,8 +5,8 @@ import type { GalleryFixture } from '../support/gallery-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../support/loopback-server.js';
 import { tripGallery } from './across-gallery.js';
 
-/** The trip gallery (across-gallery.ts) served on loopback to one Chromium, for a suite of browser tests. */
-export interface TripBrowsing {
+/** A gallery served on loopback to one Chromium, for a suite of browser tests. */
+export interface GalleryBrowsing {
   /** The gallery's address (once the suite's `before` has run). */
   readonly url: string;
   /**
@@ -17,10 +17,10 @@ export interface TripBrowsing {
 }
 
 /**
- * Registers the suite's hooks (call it inside `describe`): the gallery, its server and the
- * browser made once, each test's contexts closed after it, and no page error left behind.
+ * Registers the suite's hooks (call it inside `describe`): the gallery `make` makes, its server
+ * and the browser made once, each test's contexts closed after it, and no page error left behind.
  */
-export function browseTripGallery(): TripBrowsing {
+export function browseGallery(make: () => Promise<GalleryFixture>): GalleryBrowsing {
   let fx: GalleryFixture | undefined;
   let server: LoopbackServer | undefined;
   let browser: Browser | undefined;
@@ -29,7 +29,7 @@ export function browseTripGallery(): TripBrowsing {
 
   before(async function () {
     this.timeout(240_000);
-    fx = await tripGallery();
+    fx = await make();
     server = await listenOnLoopback(fx.gallery.handler);
     browser = await launchBrowser();
   });
@@ -58,3 +58,6 @@ export function browseTripGallery(): TripBrowsing {
     },
   };
 }
+
+/** The trip gallery (across-gallery.ts), browsed. */
+export const browseTripGallery = (): GalleryBrowsing => browseGallery(tripGallery);
