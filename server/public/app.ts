@@ -22,7 +22,7 @@ import { visitorMiddleware } from './access/visitor.js';
 import { createShareLinkRouter } from './routes/share-link-page.js';
 import { framePageHandler, renderLinkFrame } from './pages/frame-page.js';
 import { createFrameMediaRouter } from './routes/frame-media-api.js';
-import { createAssetUrls } from './pages/asset-urls.js';
+import { assetLocals } from './pages/asset-urls.js';
 import type { AlbumDates } from './pages/album-dates.js';
 import { MediaStats } from './pages/media-stats.js';
 import { type StaticPageName, StaticPages } from './pages/static-pages.js';
@@ -144,12 +144,10 @@ export function createApp(deps: AppDeps): PublicApp {
   const language = deps.language ?? createVisitorLanguage({ index, siteLanguage: () => home.site.language });
   // /photos names the site's feed (views/photos.ejs): its one address.
   app.locals.siteFeed = SITE_FEED_PATH;
-  app.locals.asset = createAssetUrls({
-    '/assets/': path.join(VIEWS_DIR, 'assets'),
-    '/vendor/photoswipe/': PHOTOSWIPE_DIR,
-    '/vendor/thumbhash/': THUMBHASH_DIR,
-    ...MAP_VENDOR_DIRS,
-  });
+  Object.assign(
+    app.locals,
+    assetLocals({ '/assets/': path.join(VIEWS_DIR, 'assets'), '/vendor/photoswipe/': PHOTOSWIPE_DIR, '/vendor/thumbhash/': THUMBHASH_DIR, ...MAP_VENDOR_DIRS }),
+  );
 
   // Pages, assets and JSON go out compressed; media pass through as they are (text-compression.ts).
   app.use(textCompression());

@@ -9,7 +9,7 @@ import { createPasswordLimiter, LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PasswordLi
 import { AlbumIndex } from '../../server/core/albums/album-index.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { albumPageHandler } from '../../server/public/pages/album-page.js';
-import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
+import { assetLocals } from '../../server/public/pages/asset-urls.js';
 import type { DimensionsProvider } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { CARD_SIZES } from '../../server/public/pages/tile-sizes.js';
@@ -25,10 +25,13 @@ function pageApp(index: AlbumIndex, albumsDir: string, deps: { dimensions?: Dime
   const app = express();
   app.set('view engine', 'ejs');
   app.set('views', VIEWS_DIR);
-  app.locals.asset = createAssetUrls({
-    '/assets/': path.join(VIEWS_DIR, 'assets'),
-    '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
-  });
+  Object.assign(
+    app.locals,
+    assetLocals({
+      '/assets/': path.join(VIEWS_DIR, 'assets'),
+      '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
+    }),
+  );
   app.use(cookieParser());
   const { readableMedia, locateMedia } = createResolvers(index, albumsDir);
   app.get('/photos/*splat', albumPageHandler({ index, stats: new MediaStats(locateMedia), readableMedia, production: false, ...deps }));

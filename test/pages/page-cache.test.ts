@@ -10,7 +10,7 @@ import { ROOT_DIR, VIEWS_DIR } from '../../server/core/root-dir.js';
 import { errorHandler } from '../../server/http/error-handler.js';
 import { createResolvers, type ReadableMedia } from '../../server/public/access/gallery-access.js';
 import { albumPageHandler } from '../../server/public/pages/album-page.js';
-import { createAssetUrls } from '../../server/public/pages/asset-urls.js';
+import { assetLocals } from '../../server/public/pages/asset-urls.js';
 import type { DimensionsProvider } from '../../server/media/dimensions.js';
 import { MediaStats } from '../../server/public/pages/media-stats.js';
 import { PageCache } from '../../server/public/pages/page-cache.js';
@@ -41,10 +41,13 @@ describe('rendered album pages kept in memory', () => {
     const server = express();
     server.set('view engine', 'ejs');
     server.set('views', VIEWS_DIR);
-    server.locals.asset = createAssetUrls({
-      '/assets/': path.join(VIEWS_DIR, 'assets'),
-      '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
-    });
+    Object.assign(
+      server.locals,
+      assetLocals({
+        '/assets/': path.join(VIEWS_DIR, 'assets'),
+        '/vendor/photoswipe/': path.join(ROOT_DIR, 'node_modules', 'photoswipe', 'dist'),
+      }),
+    );
     server.use(cookieParser());
     const { readableMedia, locateMedia } = createResolvers(index, fx.albumsDir);
     const listed: ReadableMedia = async (req, album) => {
