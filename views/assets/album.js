@@ -120,6 +120,7 @@ const LIGHTBOX_MODULES = [
   'exifFormat',
   'livePhoto',
   'slideshow',
+  'screenAwake',
   'viewerHistory',
   'viewerToolbar',
   'videoSlides',

@@ -145,3 +145,15 @@ export class Walk {
     this.at = 0;
   }
 }
+
+/**
+ * 'YYYY-MM-DDTHH:MM:SS', the camera's wall clock (docs/api.md#dates), as a day written by `format`; null without one.
+ * @param {string | null | undefined} taken
+ * @param {Intl.DateTimeFormat} format
+ */
+export function dayOf(taken, format) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T/.exec(taken ?? '');
+  if (!m) return null;
+  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(date.getTime()) ? null : format.format(date);
+}

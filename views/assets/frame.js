@@ -37,8 +37,12 @@ if (root) void start(root);
 /** @param {HTMLElement} root */
 async function start(root) {
   const assets = JSON.parse(root.dataset.assets ?? '{}');
-  /** @type {[typeof import('./frame-list.js'), typeof import('./strings.js')]} */
-  const [{ readList, sourceUrl, SourceRefused, Walk }, { t, locale }] = await Promise.all([import(assets.list), import(assets.strings)]);
+  /** @type {[typeof import('./frame-list.js'), typeof import('./strings.js'), typeof import('./screen-awake.js')]} */
+  const [{ dayOf, readList, sourceUrl, SourceRefused, Walk }, { t, locale }, { screenAwake }] = await Promise.all([
+    import(assets.list),
+    import(assets.strings),
+    import(assets.awake),
+  ]);
   const source = sourceUrl(root.dataset.source ?? '');
   const options = {
     interval: Number(root.dataset.interval) * 1000 || 10_000,
@@ -208,20 +212,12 @@ async function start(root) {
 
   function writeCaption() {
     const caption = options.caption ? current?.caption : null;
-    const day = options.date ? dayOf(current?.taken) : null;
+    const day = options.date ? dayOf(current?.taken, days) : null;
     captionText.textContent = caption ?? '';
     captionText.hidden = !caption;
     dateText.textContent = day ?? '';
     dateText.hidden = !day;
     captionBox.hidden = !caption && !day;
-  }
-
-  /** 'YYYY-MM-DDTHH:MM:SS', the camera's wall clock (docs/api.md#dates), as a day in the page's language. */
-  function dayOf(taken) {
-    const m = /^(\d{4})-(\d{2})-(\d{2})T/.exec(taken ?? '');
-    if (!m) return null;
-    const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    return Number.isNaN(date.getTime()) ? null : days.format(date);
   }
 
   /** Plays a video muted (a Live Photo's movie once, over its still): false when none of its sources plays here. */
@@ -290,28 +286,11 @@ async function start(root) {
     }
   }
 
-  /** @type {any} */
-  let wakeLock = null;
   root.style.setProperty('--frame-fade', `${Math.min(1000, options.interval * 0.3)}ms`);
   setUpControls();
-  void keepAwake();
-  document.addEventListener('visibilitychange', keepAwake);
+  // The screen stays on while the frame shows.
+  void screenAwake(() => true).keep();
   void run();
-
-  // The screen stays on while the frame shows (the lock is let go by the browser whenever the
-  // page is hidden, and asked again when it is shown).
-  async function keepAwake() {
-    const wakeLocks = /** @type {any} */ (navigator).wakeLock;
-    if (!wakeLocks || wakeLock || document.visibilityState !== 'visible') return;
-    try {
-      wakeLock = await wakeLocks.request('screen');
-      wakeLock.onrelease = () => {
-        wakeLock = null;
-      };
-    } catch {
-      wakeLock = null;
-    }
-  }
 
   function setUpControls() {
     const pauseButton = /** @type {HTMLButtonElement} */ (root.querySelector('[data-frame-pause]'));

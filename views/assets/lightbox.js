@@ -26,6 +26,7 @@ export async function createLightbox({ list, items: albumItems, assets, t, local
     format,
     { createLivePhotos },
     { createSlideshow },
+    { screenAwake },
     { createViewerHistory },
     { createViewerToolbar },
     { addVideoSlides, autoplay, videoIn },
@@ -37,6 +38,7 @@ export async function createLightbox({ list, items: albumItems, assets, t, local
     /** @type {Promise<typeof import('./exif-format.js')>} */ (import(assets.exifFormat)),
     /** @type {Promise<typeof import('./live-photo.js')>} */ (import(assets.livePhoto)),
     /** @type {Promise<typeof import('./slideshow.js')>} */ (import(assets.slideshow)),
+    /** @type {Promise<typeof import('./screen-awake.js')>} */ (import(assets.screenAwake)),
     /** @type {Promise<typeof import('./viewer-history.js')>} */ (import(assets.viewerHistory)),
     /** @type {Promise<typeof import('./viewer-toolbar.js')>} */ (import(assets.viewerToolbar)),
     /** @type {Promise<typeof import('./video-slides.js')>} */ (import(assets.videoSlides)),
@@ -73,7 +75,7 @@ export async function createLightbox({ list, items: albumItems, assets, t, local
 
   // The slideshow: its own module (button, `s`, interval, wake lock, fullscreen). Made before
   // the overlays, so that its key listener sees every key first (any key pauses it).
-  createSlideshow({ lightbox, items, t, currentVideo: () => videoIn(pswp()?.currSlide?.content?.element) });
+  createSlideshow({ lightbox, items, t, screenAwake, currentVideo: () => videoIn(pswp()?.currSlide?.content?.element) });
 
   const overlays = createOverlays({
     format,

@@ -34,8 +34,9 @@ const PAUSING_TAP_MS = 800;
  * @param {import('./lightbox.js').Slides} deps.items the viewer's slides (their order on screen; `step` goes to the album's next)
  * @param {() => HTMLVideoElement | null} deps.currentVideo the video of the current slide, if any
  * @param {import('./strings.js').Translate} deps.t the page's words
+ * @param {typeof import('./screen-awake.js').screenAwake} deps.screenAwake the screen kept on (views/assets/screen-awake.js)
  */
-export function createSlideshow({ lightbox, items, currentVideo, t }) {
+export function createSlideshow({ lightbox, items, currentVideo, t, screenAwake }) {
   const pswp = () => lightbox.pswp;
   /** @type {'off' | 'playing' | 'paused' | 'ended'} */
   let state = 'off';
@@ -43,9 +44,8 @@ export function createSlideshow({ lightbox, items, currentVideo, t }) {
   let timer;
   /** Waiting for the current slide's photo to load, or its video to end. */
   let waitingFor = null;
-  /** @type {WakeLockSentinel | null} */
-  let wakeLock = null;
-  let askingWakeLock = false;
+  // The screen stays on while the slideshow plays.
+  const awake = screenAwake(() => state === 'playing');
   /** Fullscreen entered by the slideshow, left when it stops. */
   let ownFullscreen = false;
   let pausedByPointerAt = -Infinity;
@@ -61,7 +61,7 @@ export function createSlideshow({ lightbox, items, currentVideo, t }) {
     const restart = state === 'ended' || items.toAlbum(p.currIndex) >= items.total - 1;
     state = 'playing';
     enterFullscreen();
-    void keepAwake();
+    void awake.keep();
     render();
     if (restart && items.total > 1)
       p.goTo(items.toSlide(0)); // its change schedules the next step
@@ -73,7 +73,7 @@ export function createSlideshow({ lightbox, items, currentVideo, t }) {
     if (state !== 'playing') return;
     state = next;
     clearWait();
-    letSleep();
+    awake.letGo();
     render();
   }
 
@@ -81,7 +81,7 @@ export function createSlideshow({ lightbox, items, currentVideo, t }) {
     if (state === 'off') return;
     state = 'off';
     clearWait();
-    letSleep();
+    awake.letGo();
     leaveFullscreen();
     render();
   }
@@ -160,38 +160,7 @@ export function createSlideshow({ lightbox, items, currentVideo, t }) {
     waitingFor = stopListening;
   }
 
-  // --- Screen awake, fullscreen.
-
-  async function keepAwake() {
-    if (wakeLock || askingWakeLock || !('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
-    askingWakeLock = true;
-    try {
-      const lock = await navigator.wakeLock.request('screen');
-      if (state !== 'playing') {
-        void lock.release();
-        return;
-      }
-      wakeLock = lock;
-      // The browser lets go by itself when the page is hidden: asked again on its return.
-      lock.addEventListener('release', () => {
-        if (wakeLock === lock) wakeLock = null;
-      });
-    } catch {
-      // Refused (battery saver, a policy): the slideshow plays all the same.
-    } finally {
-      askingWakeLock = false;
-    }
-  }
-
-  function letSleep() {
-    const lock = wakeLock;
-    wakeLock = null;
-    void lock?.release().catch(() => {});
-  }
-
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && state === 'playing') void keepAwake();
-  });
+  // --- Fullscreen.
 
   function enterFullscreen() {
     const root = document.documentElement;

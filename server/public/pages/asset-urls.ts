@@ -37,6 +37,7 @@ const VIEWER_MODULES: Readonly<Record<string, string>> = {
   lightbox: '/assets/lightbox.js',
   livePhoto: '/assets/live-photo.js',
   slideshow: '/assets/slideshow.js',
+  screenAwake: '/assets/screen-awake.js',
   viewerHistory: '/assets/viewer-history.js',
   viewerToolbar: '/assets/viewer-toolbar.js',
   videoSlides: '/assets/video-slides.js',
